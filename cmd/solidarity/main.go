@@ -1,0 +1,115 @@
+// Command solidarity computes fair shares and the Annual Solidarity Pool of the EU
+// solidarity mechanism (Regulation (EU) 2024/1351, Part IV) and serves them on the web.
+//
+// Exit codes: 0 success, 1 internal error, 2 bad input (the message names the file,
+// line and field).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"solidarity"
+)
+
+const usage = `solidarity: fair shares and the Annual Solidarity Pool (Regulation (EU) 2024/1351)
+
+Usage:
+  solidarity <command> [flags]
+
+Commands:
+  serve     serve the pool dashboard, the JSON API and the OpenAPI document
+  pool      compute a cycle's pool: fair shares, obligations, pledges, coverage
+  key       compute the reference key (Art. 66) or the 2015 relocation key
+  data      list, show and import reference data (population, GDP)
+  cycles    list the shipped cycles
+
+Run 'solidarity <command> --help' for the flags of a command.
+`
+
+// command is one subcommand: it parses its own flags and runs.
+type command func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+
+var commands = map[string]command{
+	"serve":  runServe,
+	"pool":   runPool,
+	"key":    runKey,
+	"data":   runData,
+	"cycles": runCycles,
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Run executes one command line and returns the process exit code.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stdout, usage)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "solidarity: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	err := cmd(ctx, args[1:], stdout, stderr)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	}
+	fmt.Fprintf(stderr, "solidarity %s: %s\n", args[0], solidarity.ErrorMessage(err))
+	if solidarity.ErrorCode(err) == solidarity.EINTERNAL {
+		fmt.Fprintf(stderr, "detail: %v\n", err)
+		return 1
+	}
+	return 2
+}
+
+// errUsage reports a flag error that the flag package has already printed.
+var errUsage = errors.New("usage error")
+
+// newFlags returns a FlagSet that prints help to stdout on --help and errors to stderr.
+func newFlags(name, help string, stdout, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stdout, help)
+		fmt.Fprintln(stdout, "\nFlags:")
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(stderr)
+	}
+	return fs
+}
+
+// parse parses flags, mapping flag errors to errUsage and rejecting stray arguments
+// unless allowArgs.
+func parse(fs *flag.FlagSet, args []string, allowArgs bool) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	if !allowArgs && fs.NArg() > 0 {
+		return solidarity.Errorf(solidarity.EINVALID, "unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}

@@ -1,0 +1,484 @@
+// Package cyclefile reads and writes the TOML file that describes one Annual
+// Solidarity Pool, and embeds the cycles shipped with solidarity.
+//
+// Reading is strict: unknown keys, unknown Member States, negative figures, a pledge of
+// the wrong shape are errors naming the file, the line and the field, and nothing of a
+// rejected file is used.
+package cyclefile
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/big"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"solidarity"
+	"solidarity/apportion"
+)
+
+//go:embed cycles/*.toml
+var shipped embed.FS
+
+// DefaultEURPerRelocation is the ratio of Art. 12(2) kept by recital 15:
+// EUR 600 000 000 / 30 000 = EUR 20 000 per relocation.
+const DefaultEURPerRelocation = solidarity.Cents(20_000 * 100)
+
+// Minimums of the Commission proposal, Art. 12(2)(a) and (b) (tag V).
+const (
+	MinProposalRelocations = 30_000
+	MinProposalEUR         = solidarity.Cents(600_000_000 * 100)
+)
+
+type fileFact struct {
+	Source    string `toml:"source"`
+	Certainty string `toml:"certainty"`
+	Note      string `toml:"note"`
+}
+
+type fileNumbers struct {
+	Relocations int64  `toml:"relocations"`
+	EUR         amount `toml:"eur"`
+	fileFact
+}
+
+type fileStatus struct {
+	UnderPressure        bool `toml:"under_pressure"`
+	AtRisk               bool `toml:"at_risk"`
+	SignificantSituation bool `toml:"significant_situation"`
+	Benefitting          bool `toml:"benefitting"`
+	fileFact
+}
+
+type fileDeduction struct {
+	State       string    `toml:"state"`
+	Date        time.Time `toml:"date"`
+	Full        bool      `toml:"full"`
+	Fraction    string    `toml:"fraction"`
+	Relocations int64     `toml:"relocations"`
+	Act         string    `toml:"act"`
+	Article     string    `toml:"article"`
+	fileFact
+}
+
+type filePledge struct {
+	State       string    `toml:"state"`
+	Type        string    `toml:"type"`
+	Relocations int64     `toml:"relocations"`
+	EUR         amount    `toml:"eur"`
+	Date        time.Time `toml:"date"`
+	fileFact
+}
+
+type fileSAR struct {
+	Share string `toml:"share"`
+	fileFact
+}
+
+type file struct {
+	Year             int                   `toml:"year"`
+	Title            string                `toml:"title"`
+	Illustrative     bool                  `toml:"illustrative"`
+	Note             string                `toml:"note"`
+	LegalAct         string                `toml:"legal_act"`
+	Adopted          time.Time             `toml:"adopted"`
+	PoolStart        time.Time             `toml:"pool_start"`
+	Deadline         time.Time             `toml:"deadline"`
+	EURPerRelocation *int64                `toml:"eur_per_relocation"`
+	Participating    []string              `toml:"participating"`
+	Population       string                `toml:"population"`
+	GDP              string                `toml:"gdp"`
+	Method           string                `toml:"method"`
+	Proposal         fileNumbers           `toml:"proposal"`
+	Reference        fileNumbers           `toml:"reference"`
+	SAR              *fileSAR              `toml:"sar"`
+	Status           map[string]fileStatus `toml:"status"`
+	Deduction        []fileDeduction       `toml:"deduction"`
+	Pledge           []filePledge          `toml:"pledge"`
+}
+
+// amount is a euro amount written as a TOML integer (whole euros) or a string with at
+// most two decimals ("9260000.50"). Floats are refused: money is never binary floating
+// point.
+type amount struct {
+	cents solidarity.Cents
+	set   bool
+}
+
+func (a *amount) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case int64:
+		if x > (1<<62)/100 || x < -(1<<62)/100 {
+			return errors.New("amount out of range")
+		}
+		a.cents, a.set = solidarity.Cents(x*100), true
+		return nil
+	case string:
+		c, err := ParseEUR(x)
+		if err != nil {
+			return err
+		}
+		a.cents, a.set = c, true
+		return nil
+	}
+	return fmt.Errorf("euro amounts are whole euros (an integer) or a decimal string, not %T", v)
+}
+
+// ParseEUR parses "1234", "1234.5", "1_234.56" or "1,234.56" into cents.
+func ParseEUR(s string) (solidarity.Cents, error) {
+	t := strings.NewReplacer("_", "", ",", "", " ", "").Replace(strings.TrimSpace(s))
+	r, ok := new(big.Rat).SetString(t)
+	if !ok || t == "" || strings.ContainsAny(t, "eE/") {
+		return 0, fmt.Errorf("%q is not a euro amount", s)
+	}
+	r.Mul(r, big.NewRat(100, 1))
+	if !r.IsInt() {
+		return 0, fmt.Errorf("%q has more than two decimals", s)
+	}
+	if !r.Num().IsInt64() || r.Num().Int64() > 1<<62 || r.Num().Int64() < -(1<<62) {
+		return 0, fmt.Errorf("%q is out of range", s)
+	}
+	return solidarity.Cents(r.Num().Int64()), nil
+}
+
+// parseShare parses "0.42", "42%" or "21/50" into an exact rational in [0, 1].
+func parseShare(s string) (*big.Rat, error) {
+	t := strings.TrimSpace(s)
+	pct := strings.HasSuffix(t, "%")
+	t = strings.TrimSuffix(t, "%")
+	r, ok := new(big.Rat).SetString(strings.TrimSpace(t))
+	if !ok {
+		return nil, fmt.Errorf("%q is not a number, a percentage or a fraction", s)
+	}
+	if pct {
+		r.Quo(r, big.NewRat(100, 1))
+	}
+	if r.Sign() < 0 || r.Cmp(big.NewRat(1, 1)) > 0 {
+		return nil, fmt.Errorf("%q is not between 0 and 1 (0 %% and 100 %%)", s)
+	}
+	return r, nil
+}
+
+// Shipped returns the years of the cycles embedded in the binary, ascending.
+func Shipped() []int {
+	entries, _ := fs.ReadDir(shipped, "cycles")
+	var years []int
+	for _, e := range entries {
+		if y, err := strconv.Atoi(strings.TrimSuffix(e.Name(), ".toml")); err == nil {
+			years = append(years, y)
+		}
+	}
+	slices.Sort(years)
+	return years
+}
+
+// ShippedSource returns the TOML text of a shipped cycle.
+func ShippedSource(year int) ([]byte, error) {
+	b, err := shipped.ReadFile(fmt.Sprintf("cycles/%d.toml", year))
+	if err != nil {
+		return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "cycle",
+			Message: fmt.Sprintf("no shipped cycle for %d (shipped: %v)", year, Shipped())}
+	}
+	return b, nil
+}
+
+// Open resolves a --cycle argument: a year of a shipped cycle, or a file path.
+func Open(arg string) (*solidarity.Cycle, error) {
+	if y, err := strconv.Atoi(arg); err == nil && !strings.ContainsAny(arg, "./") {
+		src, err := ShippedSource(y)
+		if err != nil {
+			return nil, err
+		}
+		return Parse(fmt.Sprintf("cycles/%d.toml", y), src)
+	}
+	src, err := os.ReadFile(arg)
+	if err != nil {
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, File: arg, Message: "cannot read cycle file: " + strings.TrimPrefix(err.Error(), "open "+arg+": ")}
+	}
+	return Parse(filepath.Base(arg), src)
+}
+
+// Parse decodes and validates one cycle file. name is used in error messages.
+func Parse(name string, src []byte) (*solidarity.Cycle, error) {
+	var f file
+	loc := newLocator(src)
+	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&f)
+	if err != nil {
+		e := &solidarity.Error{Code: solidarity.EINVALID, File: name, Message: err.Error()}
+		if pe, ok := errors.AsType[toml.ParseError](err); ok {
+			e.Line, e.Message = pe.Position.Line, pe.Message
+			if pe.LastKey != "" {
+				e.Field = pe.LastKey
+			}
+		}
+		return nil, e
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		k := und[0]
+		plain := plainKey(k)
+		n := 0
+		for _, x := range md.Keys() {
+			if slices.Equal(x, k) {
+				break
+			}
+			if plainKey(x) == plain {
+				n++
+			}
+		}
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, File: name, Line: loc.nth(plain, n), Field: k.String(),
+			Message: "unknown key (check its spelling against the cycle file reference in docs/cycle-file.md)"}
+	}
+	v := validator{name: name, loc: loc}
+	c := v.cycle(&f)
+	if v.err != nil {
+		return nil, v.err
+	}
+	c.File = name
+	return c, nil
+}
+
+// plainKey drops nothing: TOML keys from MetaData carry no indices, which is the
+// locator's de-indexed form.
+func plainKey(k toml.Key) string { return k.String() }
+
+// validator turns the decoded file into a Cycle, stopping at the first error.
+type validator struct {
+	name string
+	loc  *locator
+	err  error
+}
+
+func (v *validator) fail(path, field, article, format string, args ...any) {
+	if v.err != nil {
+		return
+	}
+	full := path
+	if field != "" {
+		full = join(path, field)
+	}
+	line := v.loc.line(full)
+	if line == 0 {
+		line = v.loc.line(path)
+	}
+	v.err = &solidarity.Error{Code: solidarity.EINVALID, File: v.name, Line: line, Field: full,
+		Message: fmt.Sprintf(format, args...), Article: article}
+}
+
+func (v *validator) state(path, field, s string) solidarity.MemberState {
+	m, ok := solidarity.ParseMemberState(s)
+	if !ok {
+		v.fail(path, field, "", "%q is not an EU Member State (use Eurostat codes, e.g. EL for Greece)", s)
+	}
+	return m
+}
+
+func (v *validator) fact(path string, f fileFact) solidarity.Fact {
+	switch f.Certainty {
+	case "", "V", "P", "R", "M", "S", "U":
+	default:
+		v.fail(path, "certainty", "", "certainty %q is not one of V, P, R, M, S, U", f.Certainty)
+	}
+	return solidarity.Fact{Source: f.Source, Certainty: solidarity.Certainty(f.Certainty), Note: f.Note}
+}
+
+func (v *validator) cycle(f *file) *solidarity.Cycle {
+	c := &solidarity.Cycle{Year: f.Year, Title: f.Title, Illustrative: f.Illustrative, Note: f.Note,
+		LegalAct: f.LegalAct, Adopted: f.Adopted, PoolStart: f.PoolStart, Deadline: f.Deadline,
+		PopulationData: f.Population, GDPData: f.GDP, Method: f.Method,
+		EURPerRelocation: DefaultEURPerRelocation, Statuses: map[solidarity.MemberState]solidarity.Status{}}
+	if f.Year < 2024 || f.Year > 2200 {
+		v.fail("", "year", "Art. 57(1)", "year %d is not a pool year (2024 or later)", f.Year)
+	}
+	if c.Deadline.IsZero() && f.Year > 0 {
+		// Art. 60(3): non-financial pledges are implemented before the end of the year.
+		c.Deadline = time.Date(f.Year, 12, 31, 0, 0, 0, 0, time.UTC)
+	}
+	if f.EURPerRelocation != nil {
+		if *f.EURPerRelocation <= 0 {
+			v.fail("", "eur_per_relocation", "Art. 12(2), recital 15", "must be a positive number of euros")
+		}
+		c.EURPerRelocation = solidarity.EUR(*f.EURPerRelocation)
+	}
+	if f.Method != "" {
+		m, err := apportion.ParseMethod(f.Method)
+		if err != nil {
+			v.fail("", "method", "", "%s", solidarity.ErrorMessage(err))
+		}
+		c.Method = string(m)
+	} else {
+		c.Method = string(apportion.RoundUp)
+	}
+	if c.PopulationData == "" {
+		c.PopulationData = "population-2025-01-01"
+	}
+	if c.GDPData == "" {
+		c.GDPData = "gdp-2024"
+	}
+	if len(f.Participating) == 0 {
+		c.Participating = solidarity.PartIV()
+	} else {
+		seen := map[solidarity.MemberState]bool{}
+		for _, s := range f.Participating {
+			m := v.state("", "participating", s)
+			if seen[m] {
+				v.fail("", "participating", "", "%s is listed twice", m)
+			}
+			seen[m] = true
+		}
+		// Protocol order, whatever order the file uses: results must not depend on it.
+		for _, m := range solidarity.MemberStates() {
+			if seen[m] {
+				c.Participating = append(c.Participating, m)
+			}
+		}
+	}
+	c.Proposal = v.numbers("proposal", f.Proposal, "Art. 12(2)")
+	c.Reference = v.numbers("reference", f.Reference, "Art. 57(1)")
+	if c.Reference.Relocations <= 0 {
+		v.fail("reference", "relocations", "Art. 57(1)", "the reference number of relocations is required and must be positive")
+	}
+	if f.SAR != nil {
+		r, err := parseShare(f.SAR.Share)
+		if err != nil {
+			v.fail("sar", "share", "Art. 57(2)", "%v", err)
+		}
+		c.SARShare, c.SARFact = r, v.fact("sar", f.SAR.fileFact)
+	}
+	inSet := func(m solidarity.MemberState) bool { return slices.Contains(c.Participating, m) }
+	codes := make([]string, 0, len(f.Status))
+	for k := range f.Status {
+		codes = append(codes, k)
+	}
+	slices.Sort(codes)
+	for _, code := range codes {
+		s := f.Status[code]
+		path := "status." + code
+		m := v.state(path, "", code)
+		if m != "" && !inSet(m) {
+			v.fail(path, "", "", "%s has a status but is not in the participating set", m)
+		}
+		c.Statuses[m] = solidarity.Status{UnderPressure: s.UnderPressure, AtRisk: s.AtRisk,
+			SignificantSituation: s.SignificantSituation, Benefitting: s.Benefitting, Fact: v.fact(path, s.fileFact)}
+	}
+	for i, d := range f.Deduction {
+		path := fmt.Sprintf("deduction[%d]", i)
+		m := v.state(path, "state", d.State)
+		if m != "" && !inSet(m) {
+			v.fail(path, "state", "Arts. 61–62", "deduction for %s, which is not in the participating set", m)
+		}
+		if d.Date.IsZero() {
+			v.fail(path, "date", "Art. 61(4)", "a deduction needs the date of the decision")
+		}
+		if d.Act == "" {
+			v.fail(path, "act", "Art. 61(4)", "a deduction needs the legal act that decided it")
+		}
+		ded := solidarity.Deduction{State: m, Date: d.Date, Full: d.Full, Act: d.Act, Article: d.Article,
+			Relocations: d.Relocations, Fact: v.fact(path, d.fileFact)}
+		kinds := 0
+		if d.Full {
+			kinds++
+		}
+		if d.Fraction != "" {
+			kinds++
+			r, err := parseShare(d.Fraction)
+			if err != nil || r.Sign() == 0 {
+				v.fail(path, "fraction", "Arts. 61–62", "a partial deduction is a fraction in (0, 1]: %q", d.Fraction)
+			}
+			ded.Fraction = r
+		}
+		if d.Relocations != 0 {
+			kinds++
+			if d.Relocations < 0 {
+				v.fail(path, "relocations", "Arts. 61–62", "a deduction cannot be negative")
+			}
+		}
+		if kinds != 1 {
+			v.fail(path, "full", "Arts. 61–62", "a deduction is exactly one of full = true, fraction = \"…\" or relocations = N")
+		}
+		c.Deductions = append(c.Deductions, ded)
+	}
+	for i, p := range f.Pledge {
+		path := fmt.Sprintf("pledge[%d]", i)
+		m := v.state(path, "state", p.State)
+		if m != "" && !inSet(m) {
+			v.fail(path, "state", "Art. 57(1)", "pledge for %s, which is not in the participating set", m)
+		}
+		t := solidarity.PledgeType(p.Type)
+		if !t.Valid() {
+			v.fail(path, "type", "Art. 56(2)", "pledge type %q is not one of %v", p.Type, solidarity.PledgeTypes())
+		}
+		pl := solidarity.Pledge{State: m, Type: t, Relocations: p.Relocations, EUR: p.EUR.cents, Date: p.Date, Fact: v.fact(path, p.fileFact)}
+		switch {
+		case t == solidarity.NoPledge:
+			if p.Relocations != 0 || p.EUR.set {
+				v.fail(path, "type", "", "a pledge of type none carries no amount")
+			}
+		case t.InUnits():
+			if p.EUR.set {
+				v.fail(path, "eur", "Art. 56(2)", "a %s pledge is counted in relocations, not euros", t)
+			}
+			if p.Relocations <= 0 {
+				v.fail(path, "relocations", "Art. 56(2)", "a %s pledge needs a positive number of relocations", t)
+			}
+		default:
+			if p.Relocations != 0 {
+				v.fail(path, "relocations", "Art. 56(2)", "a %s pledge is counted in euros, not relocations", t)
+			}
+			if !p.EUR.set || p.EUR.cents <= 0 {
+				v.fail(path, "eur", "Art. 56(2)", "a %s pledge needs a positive amount in euros", t)
+			}
+		}
+		c.Pledges = append(c.Pledges, pl)
+	}
+	// A state recorded as pledging nothing cannot also have pledged something.
+	for i, p := range c.Pledges {
+		if p.Type != solidarity.NoPledge {
+			continue
+		}
+		for _, q := range c.Pledges {
+			if q.State == p.State && q.Type != solidarity.NoPledge {
+				v.fail(fmt.Sprintf("pledge[%d]", i), "type", "", "%s is recorded both as pledging nothing and as pledging %s", p.State, q.Type)
+			}
+		}
+	}
+	return c
+}
+
+func (v *validator) numbers(path string, n fileNumbers, article string) solidarity.Numbers {
+	if n.Relocations < 0 {
+		v.fail(path, "relocations", article, "must not be negative")
+	}
+	if n.EUR.cents < 0 {
+		v.fail(path, "eur", article, "must not be negative")
+	}
+	return solidarity.Numbers{Relocations: n.Relocations, EUR: n.EUR.cents, Fact: v.fact(path, n.fileFact)}
+}
+
+// Warnings are facts about a valid cycle that a reader should see: a Commission
+// proposal below the legal minimum, a reference EUR that breaks the ratio.
+func Warnings(c *solidarity.Cycle) []string {
+	var w []string
+	if c.Proposal.Relocations > 0 && (c.Proposal.Relocations < MinProposalRelocations || c.Proposal.EUR < MinProposalEUR) {
+		w = append(w, fmt.Sprintf("The Commission proposal (%d relocations, %s) is below the minimum of Art. 12(2) (30 000 relocations, EUR 600 million).",
+			c.Proposal.Relocations, c.Proposal.EUR))
+	}
+	for _, n := range []struct {
+		what string
+		x    solidarity.Numbers
+	}{{"proposal", c.Proposal}, {"reference", c.Reference}} {
+		if n.x.Relocations > 0 && n.x.EUR > 0 && solidarity.Cents(n.x.Relocations)*c.EURPerRelocation != n.x.EUR {
+			w = append(w, fmt.Sprintf("The %s numbers (%d relocations, %s) do not keep the ratio of %s per relocation (recital 15).",
+				n.what, n.x.Relocations, n.x.EUR, c.EURPerRelocation))
+		}
+	}
+	return w
+}

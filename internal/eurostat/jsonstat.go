@@ -1,0 +1,458 @@
+package eurostat
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"solidarity"
+)
+
+// jsonStat is the part of a JSON-stat 2.0 dataset response that Parse reads.
+type jsonStat struct {
+	Class     string                     `json:"class"`
+	Label     string                     `json:"label"`
+	Updated   string                     `json:"updated"`
+	Value     json.RawMessage            `json:"value"`
+	Status    json.RawMessage            `json:"status"`
+	ID        []string                   `json:"id"`
+	Size      []json.Number              `json:"size"`
+	Dimension map[string]json.RawMessage `json:"dimension"`
+	Extension struct {
+		DatasetID string `json:"datasetId"`
+		ID        string `json:"id"`
+	} `json:"extension"`
+	// Eurostat answers a bad query with {"error": [{"status":..., "label": ...}]}.
+	Error json.RawMessage `json:"error"`
+}
+
+type jsonDim struct {
+	Category struct {
+		Index json.RawMessage   `json:"index"`
+		Label map[string]string `json:"label"`
+	} `json:"category"`
+}
+
+// parseJSONStat reads a JSON-stat 2.0 dataset. Values sit in one flat array in
+// row-major order over the dimensions listed in id, with sizes in size; Eurostat sends
+// value and status as sparse objects keyed by that flat index, and leaves a missing
+// value out. Numbers are decoded as text (json.Number) so that figures stay exact.
+func (p *parser) parseJSONStat(r io.Reader) error {
+	p.format = "JSON-stat 2.0"
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return p.errPath("$", "reading: %s", err.Error())
+	}
+	var js jsonStat
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&js); err != nil {
+		return p.jsonErr(data, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return p.err(loc{path: "$", line: lineAt(data, dec.InputOffset())}, "unexpected data after the JSON object")
+	}
+	if len(js.Error) > 0 && string(js.Error) != "null" {
+		return p.errPath("$.error", "Eurostat returned an error instead of data: %s", compact(js.Error))
+	}
+	if js.Class != "" && js.Class != "dataset" {
+		return p.errPath("$.class", "class %q: only a JSON-stat dataset can be read", js.Class)
+	}
+	if len(js.ID) == 0 {
+		return p.errPath("$.id", "missing: not a JSON-stat 2.0 dataset")
+	}
+	if len(js.Size) != len(js.ID) {
+		return p.errPath("$.size", "has %d entries, $.id has %d", len(js.Size), len(js.ID))
+	}
+
+	// Categories of each dimension in index order, and the strides of the flat index.
+	dimPos := make(map[string]int)
+	cats := make([][]string, len(js.ID))
+	sizes := make([]int64, len(js.ID))
+	for i, id := range js.ID {
+		if _, dup := dimPos[id]; dup {
+			return p.errPath(fmt.Sprintf("$.id[%d]", i), "dimension %s appears twice", id)
+		}
+		dimPos[id] = i
+		n, err := strconv.ParseInt(js.Size[i].String(), 10, 64)
+		if err != nil || n < 0 {
+			return p.errPath(fmt.Sprintf("$.size[%d]", i), "size %s is not a non-negative integer", js.Size[i])
+		}
+		sizes[i] = n
+		raw, ok := js.Dimension[id]
+		if !ok {
+			return p.errPath("$.dimension"+jsonKey(id), "missing: $.id lists dimension %s", id)
+		}
+		c, err := p.categories(id, raw)
+		if err != nil {
+			return err
+		}
+		if int64(len(c)) != n {
+			return p.errPath("$.dimension"+jsonKey(id)+".category.index", "has %d categories, $.size[%d] says %d", len(c), i, n)
+		}
+		cats[i] = c
+	}
+	total := int64(1)
+	for i, n := range sizes {
+		if n != 0 && total > math.MaxInt64/n {
+			return p.errPath(fmt.Sprintf("$.size[%d]", i), "the product of the sizes is too large")
+		}
+		total *= n
+	}
+	strides := make([]int64, len(sizes))
+	stride := int64(1)
+	for i := len(sizes) - 1; i >= 0; i-- {
+		strides[i] = stride
+		stride *= sizes[i]
+	}
+	values, err := p.cells("$.value", js.Value, total, true)
+	if err != nil {
+		return err
+	}
+	status, err := p.cells("$.status", js.Status, total, false)
+	if err != nil {
+		return err
+	}
+
+	has := func(dim string) bool { _, ok := dimPos[dim]; return ok }
+	switch {
+	case js.Extension.DatasetID != "":
+		p.ds = datasetByCode(js.Extension.DatasetID)
+		if p.ds == nil {
+			return p.errPath("$.extension.datasetId", "dataset %s is not one the reference key uses (%s)", js.Extension.DatasetID, knownCodes())
+		}
+	case js.Extension.ID != "":
+		p.ds = datasetByCode(js.Extension.ID)
+		if p.ds == nil {
+			return p.errPath("$.extension.id", "dataset %s is not one the reference key uses (%s)", js.Extension.ID, knownCodes())
+		}
+	default:
+		p.ds = datasetByLabel(js.Label)
+		if p.ds == nil {
+			p.ds = datasetByFileName(p.name)
+		}
+		if p.ds == nil {
+			p.ds = datasetByDims(has)
+		}
+		if p.ds == nil {
+			return p.errPath("$", "cannot tell which dataset this is: expected %s", knownCodes())
+		}
+	}
+
+	// Every dimension but geo and time is fixed to one category: the filter's, annual
+	// frequency, or the only one there is.
+	geoDim, timeDim := -1, -1
+	fixed := make([]int64, len(js.ID))
+	want := map[string]string{"freq": "A"}
+	for _, f := range p.ds.filter {
+		want[f.dim] = f.code
+		if !has(f.dim) {
+			return p.errPath("$.id", "no %s dimension, needed to select %s=%s of %s", f.dim, f.dim, f.code, p.ds.code)
+		}
+	}
+	for i, id := range js.ID {
+		switch {
+		case id == "geo":
+			geoDim = i
+			continue
+		case strings.EqualFold(id, "time") || strings.EqualFold(id, "TIME_PERIOD"):
+			timeDim = i
+			continue
+		}
+		if code, ok := want[id]; ok {
+			pos := indexOf(cats[i], code)
+			if pos < 0 {
+				return p.errPath("$.dimension"+jsonKey(id)+".category.index", "no category %s: the file does not hold %s=%s", code, id, code)
+			}
+			fixed[i] = int64(pos)
+			continue
+		}
+		if len(cats[i]) != 1 {
+			return p.errPath("$.dimension"+jsonKey(id)+".category.index", "%d categories of %s: download a single one", len(cats[i]), id)
+		}
+	}
+	if geoDim < 0 {
+		return p.errPath("$.id", "no geo dimension")
+	}
+	if timeDim < 0 {
+		return p.errPath("$.id", "no time dimension")
+	}
+	base := int64(0)
+	for i, pos := range fixed {
+		base += pos * strides[i]
+	}
+	timePath := "$.dimension" + jsonKey(js.ID[timeDim]) + ".category.index"
+	for g, geo := range cats[geoDim] {
+		state, member := solidarity.ParseMemberState(geo)
+		if !member {
+			continue
+		}
+		for t, tc := range cats[timeDim] {
+			idx := base + int64(g)*strides[geoDim] + int64(t)*strides[timeDim]
+			v := values.get(idx)
+			flag := status.get(idx)
+			if flag == ":" { // Eurostat's "not available": the absence of the value says it
+				flag = ""
+			}
+			at := loc{path: values.path(idx)}
+			if err := p.add(state, tc, v, flag, js.Updated, "", at, loc{path: timePath + jsonKey(tc)}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// categories returns a dimension's category codes in index order. category.index is
+// an object {code: position} or an array of codes; it may be left out when there is a
+// single category, which is then the one label names.
+func (p *parser) categories(id string, raw json.RawMessage) ([]string, error) {
+	path := "$.dimension" + jsonKey(id)
+	var d jsonDim
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return nil, p.errPath(path, "not a JSON-stat dimension: %s", err.Error())
+	}
+	path += ".category.index"
+	idx := bytes.TrimSpace(d.Category.Index)
+	switch {
+	case len(idx) == 0 || string(idx) == "null":
+		if len(d.Category.Label) == 1 {
+			for code := range d.Category.Label {
+				return []string{code}, nil
+			}
+		}
+		return nil, p.errPath(path, "missing")
+	case idx[0] == '[':
+		var codes []string
+		if err := json.Unmarshal(idx, &codes); err != nil {
+			return nil, p.errPath(path, "not an array of codes")
+		}
+		seen := make(map[string]bool)
+		for i, c := range codes {
+			if seen[c] {
+				return nil, p.errPath(fmt.Sprintf("%s[%d]", path, i), "category %s appears twice", c)
+			}
+			seen[c] = true
+		}
+		return codes, nil
+	case idx[0] == '{':
+		pos, err := orderedObject(idx)
+		if err != nil {
+			return nil, p.errPath(path, "%s", err.Error())
+		}
+		codes := make([]string, len(pos))
+		for _, kv := range pos {
+			n, err := strconv.Atoi(kv.value)
+			if err != nil || n < 0 || n >= len(pos) {
+				return nil, p.errPath(path+jsonKey(kv.key), "position %s is not between 0 and %d", kv.value, len(pos)-1)
+			}
+			if codes[n] != "" {
+				return nil, p.errPath(path+jsonKey(kv.key), "position %d is also given to %s", n, codes[n])
+			}
+			codes[n] = kv.key
+		}
+		return codes, nil
+	}
+	return nil, p.errPath(path, "must be an object or an array")
+}
+
+type keyValue struct{ key, value string }
+
+// orderedObject decodes a flat JSON object of numbers, rejecting repeated keys, which
+// encoding/json would otherwise merge without a word.
+func orderedObject(data []byte) ([]keyValue, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	var out []keyValue
+	seen := make(map[string]bool)
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := t.(string)
+		if seen[key] {
+			return nil, fmt.Errorf("key %q appears twice", key)
+		}
+		seen[key] = true
+		var n json.Number
+		if err := dec.Decode(&n); err != nil {
+			return nil, fmt.Errorf("position of %q is not a number", key)
+		}
+		out = append(out, keyValue{key, n.String()})
+	}
+	return out, nil
+}
+
+// cellMap holds value or status: a dense array, a sparse object keyed by flat index,
+// or (status only) one string for every cell.
+type cellMap struct {
+	name   string
+	dense  []string
+	sparse map[int64]string
+	all    string
+	isMap  bool
+}
+
+func (c *cellMap) get(i int64) string {
+	switch {
+	case c.dense != nil:
+		return c.dense[i]
+	case c.sparse != nil:
+		return c.sparse[i]
+	}
+	return c.all
+}
+
+func (c *cellMap) path(i int64) string {
+	if c.isMap {
+		return fmt.Sprintf("%s[%q]", c.name, strconv.FormatInt(i, 10))
+	}
+	return fmt.Sprintf("%s[%d]", c.name, i)
+}
+
+// cells decodes value (numbers, as text; null for missing) or status (strings).
+func (p *parser) cells(path string, raw json.RawMessage, total int64, numbers bool) (*cellMap, error) {
+	c := &cellMap{name: path}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		c.isMap = true
+		c.sparse = map[int64]string{}
+		return c, nil
+	}
+	check := func(at string, v any) (string, error) {
+		switch v := v.(type) {
+		case nil:
+			return "", nil
+		case json.Number:
+			if numbers {
+				return v.String(), nil
+			}
+		case string:
+			if !numbers {
+				return v, nil
+			}
+		}
+		if numbers {
+			return "", p.errPath(at, "value is not a number")
+		}
+		return "", p.errPath(at, "status is not a string")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	switch raw[0] {
+	case '[':
+		var arr []any
+		if err := dec.Decode(&arr); err != nil {
+			return nil, p.errPath(path, "not an array")
+		}
+		if int64(len(arr)) != total {
+			return nil, p.errPath(path, "has %d entries, the product of $.size is %d", len(arr), total)
+		}
+		c.dense = make([]string, len(arr))
+		for i, v := range arr {
+			s, err := check(fmt.Sprintf("%s[%d]", path, i), v)
+			if err != nil {
+				return nil, err
+			}
+			c.dense[i] = s
+		}
+	case '{':
+		c.isMap = true
+		var obj map[string]any
+		if err := dec.Decode(&obj); err != nil {
+			return nil, p.errPath(path, "not an object")
+		}
+		c.sparse = make(map[int64]string, len(obj))
+		for k, v := range obj {
+			at := fmt.Sprintf("%s[%q]", path, k)
+			i, err := strconv.ParseInt(k, 10, 64)
+			if err != nil || strconv.FormatInt(i, 10) != k || i < 0 || i >= total {
+				return nil, p.errPath(at, "key is not a flat index below %d, the product of $.size", total)
+			}
+			s, err := check(at, v)
+			if err != nil {
+				return nil, err
+			}
+			c.sparse[i] = s
+		}
+	case '"':
+		if numbers {
+			return nil, p.errPath(path, "must be an array or an object")
+		}
+		if err := dec.Decode(&c.all); err != nil {
+			return nil, p.errPath(path, "not a string")
+		}
+	default:
+		return nil, p.errPath(path, "must be an array or an object")
+	}
+	return c, nil
+}
+
+// jsonErr locates a decoding error: syntax errors by line, type errors by JSON path.
+func (p *parser) jsonErr(data []byte, err error) error {
+	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
+		return p.err(loc{path: "$", line: lineAt(data, se.Offset)}, "bad JSON: %s", se.Error())
+	}
+	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+		path := "$"
+		if te.Field != "" {
+			path += "." + te.Field
+		}
+		return p.err(loc{path: path, line: lineAt(data, te.Offset)}, "expected %s, found JSON %s", te.Type, te.Value)
+	}
+	if err == io.EOF {
+		return p.errPath("$", "empty file")
+	}
+	if err == io.ErrUnexpectedEOF {
+		return p.err(loc{path: "$", line: lineAt(data, int64(len(data)))}, "bad JSON: unexpected end of file")
+	}
+	return p.errPath("$", "bad JSON: %s", err.Error())
+}
+
+// lineAt returns the 1-based line of a byte offset.
+func lineAt(data []byte, off int64) int {
+	off = min(max(off, 0), int64(len(data)))
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// jsonKey renders an object key as a JSON path step: .geo, or ["2024"] when the key is
+// not an identifier.
+func jsonKey(k string) string {
+	if identRE.MatchString(k) {
+		return "." + k
+	}
+	return fmt.Sprintf("[%q]", k)
+}
+
+func indexOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func compact(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return string(raw)
+	}
+	s := b.String()
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}

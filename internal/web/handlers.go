@@ -1,0 +1,297 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"solidarity"
+	"solidarity/internal/catalog"
+	"solidarity/internal/cyclefile"
+	"solidarity/internal/refdata"
+	"solidarity/internal/report"
+)
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// cycle resolves the {year} path value to a shipped cycle. Over HTTP only shipped
+// cycles are reachable by year; never a file path on the server.
+func (s *Server) cycle(r *http.Request) (*solidarity.Cycle, error) {
+	y, err := strconv.Atoi(r.PathValue("year"))
+	if err != nil {
+		return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "year", Message: fmt.Sprintf("%q is not a cycle year", r.PathValue("year"))}
+	}
+	src, err := cyclefile.ShippedSource(y)
+	if err != nil {
+		return nil, err
+	}
+	return cyclefile.Parse(fmt.Sprintf("cycles/%d.toml", y), src)
+}
+
+// poolFor computes the pool for a request's cycle, ?method= and ?as_of=.
+func (s *Server) poolFor(r *http.Request, cy *solidarity.Cycle) (*report.Pool, error) {
+	q := r.URL.Query()
+	var asOf time.Time
+	if v := q.Get("as_of"); v != "" {
+		t, err := time.Parse(time.DateOnly, v)
+		if err != nil {
+			return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "as_of", Message: "want a date as YYYY-MM-DD"}
+		}
+		asOf = t
+	}
+	p, _, err := s.Catalog.Pool(catalog.PoolRequest{Cycle: cy, Method: q.Get("method"), AsOf: asOf})
+	return p, err
+}
+
+// --- API ---
+
+// CycleSummary is an entry of GET /api/v1/cycles.
+type CycleSummary struct {
+	Year         int        `json:"year"`
+	Title        string     `json:"title"`
+	Illustrative bool       `json:"illustrative"`
+	Relocations  int64      `json:"reference_relocations"`
+	EUR          report.Num `json:"reference_eur"`
+	Method       string     `json:"method"`
+}
+
+func (s *Server) handleCycles(w http.ResponseWriter, r *http.Request) {
+	out := []CycleSummary{}
+	for _, y := range cyclefile.Shipped() {
+		c, err := cyclefile.Open(itoa(y))
+		if err != nil {
+			s.apiError(w, r, err)
+			return
+		}
+		out = append(out, CycleSummary{Year: c.Year, Title: c.Title, Illustrative: c.Illustrative,
+			Relocations: c.Reference.Relocations, EUR: report.EUR(c.Reference.EUR), Method: c.Method})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"cycles": out})
+}
+
+func (s *Server) handlePool(w http.ResponseWriter, r *http.Request) {
+	cy, err := s.cycle(r)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	p, err := s.poolFor(r, cy)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
+}
+
+func (s *Server) handlePoolState(w http.ResponseWriter, r *http.Request) {
+	cy, err := s.cycle(r)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	p, err := s.poolFor(r, cy)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	st, ok := p.State(stateCode(r.PathValue("state")))
+	if !ok {
+		s.apiError(w, r, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "state",
+			Message: fmt.Sprintf("%q is not a participating state of the %d cycle", r.PathValue("state"), cy.Year)})
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func stateCode(s string) string {
+	if m, ok := solidarity.ParseMemberState(s); ok {
+		return string(m)
+	}
+	return s
+}
+
+// handlePoolPost computes the pool of a cycle file sent as the request body (TOML).
+// It lets analysts try a what-if without installing anything; bad input gets 400 with
+// the line and field.
+func (s *Server) handlePoolPost(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			s.apiError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Message: "request body larger than 1 MiB"})
+			return
+		}
+		s.apiError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Message: "cannot read request body"})
+		return
+	}
+	cy, err := cyclefile.Parse("request body", bytes.TrimPrefix(body, []byte("\ufeff")))
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	// Only shipped or imported datasets by id: a request must not name server files.
+	for _, ref := range []string{cy.PopulationData, cy.GDPData} {
+		if _, ok := refdata.Lookup(ref); !ok {
+			s.apiError(w, r, &solidarity.Error{Code: solidarity.EINVALID, File: "request body", Field: "population/gdp",
+				Message: fmt.Sprintf("dataset %q is not a shipped dataset", ref)})
+			return
+		}
+	}
+	p, err := s.poolFor(r, cy)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
+}
+
+func (s *Server) handleKey(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	states, err := solidarity.ParseParticipating(q.Get("participating"))
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	for _, ref := range []string{q.Get("population"), q.Get("gdp")} {
+		if _, ok := refdata.Lookup(ref); ref != "" && !ok {
+			s.apiError(w, r, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "dataset", Message: fmt.Sprintf("no shipped dataset %q", ref)})
+			return
+		}
+	}
+	k, pop, gdp, err := s.Catalog.Key(catalog.KeyRequest{Participating: states, Population: q.Get("population"), GDP: q.Get("gdp")})
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, report.FromKey(k, pop, gdp))
+}
+
+// DatasetSummary is an entry of GET /api/v1/datasets.
+type DatasetSummary struct {
+	report.Dataset
+	States int `json:"states"`
+}
+
+func (s *Server) handleDatasets(w http.ResponseWriter, r *http.Request) {
+	out := []DatasetSummary{}
+	for _, d := range refdata.Builtin() {
+		out = append(out, DatasetSummary{Dataset: *report.FromDataset(d), States: len(d.Rows) - len(d.Missing(solidarity.MemberStates()))})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"datasets": out})
+}
+
+func (s *Server) handleDataset(w http.ResponseWriter, r *http.Request) {
+	d, ok := refdata.Lookup(r.PathValue("id"))
+	if !ok {
+		s.apiError(w, r, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "id", Message: fmt.Sprintf("no shipped dataset %q", r.PathValue("id"))})
+		return
+	}
+	writeJSON(w, http.StatusOK, report.FromDatasetRows(d))
+}
+
+// --- pages ---
+
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page string, data any) {
+	var buf bytes.Buffer
+	if err := s.tmpl[page].Execute(&buf, data); err != nil {
+		s.Logger.Error("template", slog.String("page", page), slog.Any("err", err))
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
+	code := solidarity.ErrorCode(err)
+	if code == solidarity.EINTERNAL {
+		s.Logger.Error("internal error", slog.String("path", r.URL.Path), slog.Any("err", err))
+	}
+	s.render(w, r, HTTPStatus(code), "error.html", map[string]any{"Title": "Error", "Message": solidarity.ErrorMessage(err), "Code": code})
+}
+
+func (s *Server) handlePoolPage(w http.ResponseWriter, r *http.Request) {
+	cy, err := s.cycle(r)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	p, err := s.poolFor(r, cy)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	mode := r.URL.Query().Get("mode")
+	if mode == "" {
+		mode = ModeShare
+	}
+	mv, err := s.mapView(p, mode, r.URL.Query().Get("method"))
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "pool.html", poolPage{Title: p.Cycle.Title, Pool: p, Map: mv,
+		Methods: methodLinks(p, mode), Cycles: cycleLinks(p.Cycle.Year)})
+}
+
+func (s *Server) handleStatePage(w http.ResponseWriter, r *http.Request) {
+	cy, err := s.cycle(r)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	p, err := s.poolFor(r, cy)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	st, ok := p.State(stateCode(r.PathValue("state")))
+	if !ok {
+		s.pageError(w, r, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "state",
+			Message: fmt.Sprintf("%q is not a participating state of the %d cycle", r.PathValue("state"), cy.Year)})
+		return
+	}
+	s.render(w, r, http.StatusOK, "state.html", statePage{Title: st.Name + " — " + p.Cycle.Title, Pool: p, State: st,
+		Query: r.URL.RawQuery})
+}
+
+type poolPage struct {
+	Title   string
+	Pool    *report.Pool
+	Map     *mapView
+	Methods []link
+	Cycles  []link
+}
+
+type statePage struct {
+	Title string
+	Pool  *report.Pool
+	State report.PoolState
+	Query string
+}
+
+type link struct {
+	Label, Href string
+	Current     bool
+}
+
+func methodLinks(p *report.Pool, mode string) []link {
+	var out []link
+	for _, m := range []string{"round-up", "largest-remainder", "webster"} {
+		out = append(out, link{Label: m, Href: fmt.Sprintf("/pool/%d?method=%s&mode=%s", p.Cycle.Year, m, mode), Current: m == p.Method})
+	}
+	return out
+}
+
+func cycleLinks(current int) []link {
+	var out []link
+	for _, y := range cyclefile.Shipped() {
+		out = append(out, link{Label: itoa(y), Href: "/pool/" + itoa(y), Current: y == current})
+	}
+	return out
+}

@@ -1,0 +1,217 @@
+package web
+
+import (
+	"fmt"
+	"html/template"
+	"strconv"
+
+	"solidarity"
+	"solidarity/internal/report"
+)
+
+// Map modes of the dashboard.
+const (
+	ModeShare    = "share"    // fair share (key share)
+	ModeCoverage = "coverage" // pledged / obligation
+	ModePledge   = "pledge"   // the type with the largest pledged value
+)
+
+type region struct {
+	State        string
+	Name         string
+	Path         string
+	Member       bool
+	Participates bool
+	Fill         string
+	Class        string
+	Href         string
+	Title        string
+	Value        string
+}
+
+type legendItem struct {
+	Fill, Label string
+}
+
+type mapView struct {
+	Mode    string
+	ViewBox string
+	Regions []region
+	Legend  []legendItem
+	Modes   []link
+	Caption string
+}
+
+// Sequential blues for shares, and a diverging red→green for coverage; both readable
+// in greyscale and by the common colour-vision deficiencies (ColorBrewer schemes).
+var (
+	blues    = []string{"#eff3ff", "#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c"}
+	coverage = []legendItem{
+		{"#d73027", "below 25 %"}, {"#fc8d59", "25–50 %"}, {"#fee08b", "50–75 %"},
+		{"#d9ef8b", "75–100 %"}, {"#1a9850", "100 % or more"},
+	}
+	noObligation = legendItem{"#bcbddc", "no obligation (benefitting or full deduction)"}
+	unknownFill  = legendItem{"url(#unknown)", "pledge unknown"}
+	pledgeFills  = map[string]legendItem{
+		string(solidarity.RelocationApplicants):    {"#1b9e77", "relocation of applicants"},
+		string(solidarity.RelocationBeneficiaries): {"#66a61e", "relocation of beneficiaries"},
+		string(solidarity.Offset):                  {"#7570b3", "responsibility offsets"},
+		string(solidarity.Financial):               {"#d95f02", "financial contribution"},
+		string(solidarity.Alternative):             {"#e7298a", "alternative measures"},
+		string(solidarity.NoPledge):                {"#ffffff", "no pledge"},
+	}
+)
+
+func (s *Server) mapView(p *report.Pool, mode, method string) (*mapView, error) {
+	switch mode {
+	case ModeShare, ModeCoverage, ModePledge:
+	default:
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "mode", Message: fmt.Sprintf("unknown map mode %q (want share, coverage or pledge)", mode)}
+	}
+	mv := &mapView{Mode: mode, ViewBox: s.europe.ViewBox}
+	q := ""
+	if method != "" {
+		q = "&method=" + method
+	}
+	for _, m := range []struct{ mode, label string }{{ModeShare, "Fair share"}, {ModeCoverage, "Coverage"}, {ModePledge, "Pledge type"}} {
+		mv.Modes = append(mv.Modes, link{Label: m.label, Href: fmt.Sprintf("/pool/%d?mode=%s%s", p.Cycle.Year, m.mode, q), Current: m.mode == mode})
+	}
+
+	// Share classes: six equal intervals from 0 to the largest share.
+	var maxShare float64
+	for _, st := range p.States {
+		maxShare = max(maxShare, f64(st.SharePercent))
+	}
+	step := maxShare / float64(len(blues))
+	switch mode {
+	case ModeShare:
+		mv.Caption = "Fair share under the reference key (Art. 66), percent"
+		for i, c := range blues {
+			mv.Legend = append(mv.Legend, legendItem{c, fmt.Sprintf("%.1f–%.1f %%", step*float64(i), step*float64(i+1))})
+		}
+	case ModeCoverage:
+		mv.Caption = "Pledges as a share of the obligation after deductions"
+		mv.Legend = append(append(append([]legendItem{}, coverage...), noObligation), unknownFill)
+	case ModePledge:
+		mv.Caption = "Largest pledged type, valued in relocation-equivalents"
+		for _, t := range solidarity.PledgeTypes() {
+			mv.Legend = append(mv.Legend, pledgeFills[string(t)])
+		}
+		mv.Legend = append(mv.Legend, unknownFill)
+	}
+
+	for _, c := range s.europe.Countries {
+		rg := region{State: string(c.State), Name: c.Name, Path: c.Path, Member: c.Member, Class: "region neighbour", Fill: "#e6e6e6"}
+		if c.Member {
+			rg.Class = "region member nonparticipating"
+			rg.Fill = "#cccccc"
+			rg.Title = c.Name + ": not in the participating set"
+			st, ok := p.State(string(c.State))
+			if ok {
+				rg.Participates = true
+				rg.Class = "region member participating shaded"
+				rg.Href = fmt.Sprintf("/pool/%d/states/%s%s", p.Cycle.Year, st.State, qs(method))
+				rg.Fill, rg.Value = fill(mode, st, step)
+				rg.Title = fmt.Sprintf("%s: %s", st.Name, rg.Value)
+			}
+		}
+		mv.Regions = append(mv.Regions, rg)
+	}
+	return mv, nil
+}
+
+func qs(method string) string {
+	if method == "" {
+		return ""
+	}
+	return "?method=" + method
+}
+
+func fill(mode string, st report.PoolState, step float64) (string, string) {
+	switch mode {
+	case ModeCoverage:
+		if !st.PledgeKnown {
+			return unknownFill.Fill, "pledge unknown"
+		}
+		if st.Coverage == nil {
+			return noObligation.Fill, "no obligation"
+		}
+		c := f64(st.Coverage)
+		i := min(int(c*4), 4)
+		return coverage[i].Fill, fmt.Sprintf("coverage %.1f %%", c*100)
+	case ModePledge:
+		if !st.PledgeKnown {
+			return unknownFill.Fill, "pledge unknown"
+		}
+		t := st.DominantPledge
+		if t == "" {
+			t = string(solidarity.NoPledge)
+		}
+		return pledgeFills[t].Fill, pledgeFills[t].Label
+	}
+	v := f64(st.SharePercent)
+	i := len(blues) - 1
+	if step > 0 {
+		i = min(int(v/step), len(blues)-1)
+	}
+	return blues[i], fmt.Sprintf("fair share %s %% (%d relocations)", string(*st.SharePercent), st.FairShare)
+}
+
+func f64(n *report.Num) float64 {
+	if n == nil {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(string(*n), 64)
+	return v
+}
+
+var funcs = template.FuncMap{
+	"str": func(n *report.Num) string {
+		if n == nil {
+			return "unknown"
+		}
+		return string(*n)
+	},
+	"pct": func(n *report.Num) string {
+		if n == nil {
+			return "—"
+		}
+		return fmt.Sprintf("%.1f %%", f64(n)*100)
+	},
+	"thousands": thousands,
+	"deref":     func(n *report.Num) report.Num { return *n },
+	"eur": func(n report.Num) string {
+		s := string(n)
+		whole, frac := s, ""
+		for i := range s {
+			if s[i] == '.' {
+				whole, frac = s[:i], s[i:]
+				break
+			}
+		}
+		if frac == ".00" {
+			frac = ""
+		}
+		w, _ := strconv.ParseInt(whole, 10, 64)
+		return "EUR " + thousands(w) + frac
+	},
+}
+
+func thousands(v int64) string {
+	s := strconv.FormatInt(v, 10)
+	neg := v < 0
+	if neg {
+		s = s[1:]
+	}
+	var out []byte
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}

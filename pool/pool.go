@@ -1,0 +1,333 @@
+// Package pool computes an Annual Solidarity Pool (Regulation (EU) 2024/1351, Arts. 12,
+// 56–63): each Member State's fair share in relocations and in euro, its obligation
+// after deductions, what it pledged in relocation-equivalents, its coverage and
+// shortfall, and the Union-level totals and offset conditions of Art. 63.
+//
+// Compute is pure: a cycle and a key in, a result out. Unknown pledges stay unknown:
+// every derived figure that would need them is reported as unknown, never as zero.
+package pool
+
+import (
+	"fmt"
+	"math/big"
+	"time"
+
+	"solidarity"
+	"solidarity/apportion"
+	"solidarity/key"
+)
+
+// Tri is a three-valued answer for conditions that depend on figures nobody has
+// reported yet.
+type Tri string
+
+const (
+	Yes     Tri = "yes"
+	No      Tri = "no"
+	Unknown Tri = "unknown"
+)
+
+func tri(b bool) Tri {
+	if b {
+		return Yes
+	}
+	return No
+}
+
+// Pledged is a state's pledges summed by type.
+type Pledged struct {
+	RelocationApplicants    int64
+	RelocationBeneficiaries int64
+	Offsets                 int64
+	Financial               solidarity.Cents
+	Alternative             solidarity.Cents
+}
+
+// Relocations returns relocation pledges of both kinds (Art. 56(2)(a)).
+func (p Pledged) Relocations() int64 { return p.RelocationApplicants + p.RelocationBeneficiaries }
+
+// Units values the pledges in relocation-equivalents. The types are of equal value
+// (Art. 56(2)); euro amounts convert at the cycle's ratio (Art. 12(2), recital 15).
+// Alternative measures are valued in EUR at the same ratio: a working assumption
+// (spec rule 17, tag R/U).
+func (p Pledged) Units(eurPerRelocation solidarity.Cents) *big.Rat {
+	u := new(big.Rat).SetInt64(p.Relocations() + p.Offsets)
+	money := new(big.Rat).SetInt64(int64(p.Financial + p.Alternative))
+	u.Add(u, money.Quo(money, new(big.Rat).SetInt64(int64(eurPerRelocation))))
+	return u
+}
+
+// Dominant returns the pledge type with the largest value, or NoPledge.
+func (p Pledged) Dominant(eurPerRelocation solidarity.Cents) solidarity.PledgeType {
+	best, bestV := solidarity.NoPledge, new(big.Rat)
+	for _, c := range []struct {
+		t solidarity.PledgeType
+		v *big.Rat
+	}{
+		{solidarity.RelocationApplicants, big.NewRat(p.RelocationApplicants, 1)},
+		{solidarity.RelocationBeneficiaries, big.NewRat(p.RelocationBeneficiaries, 1)},
+		{solidarity.Offset, big.NewRat(p.Offsets, 1)},
+		{solidarity.Financial, big.NewRat(int64(p.Financial), int64(eurPerRelocation))},
+		{solidarity.Alternative, big.NewRat(int64(p.Alternative), int64(eurPerRelocation))},
+	} {
+		if c.v.Cmp(bestV) > 0 {
+			best, bestV = c.t, c.v
+		}
+	}
+	return best
+}
+
+// State is the pool as it stands for one Member State.
+type State struct {
+	State  solidarity.MemberState
+	Key    key.Share
+	Quota  *big.Rat // share × reference relocations, exact
+	Status solidarity.Status
+
+	// FairShare is the quota apportioned to whole relocations with the chosen method.
+	FairShare int64
+	// FairShareEUR is share × reference EUR, to the cent by largest remainder so that
+	// the states' amounts add up to the reference amount exactly.
+	FairShareEUR solidarity.Cents
+
+	Deductions []solidarity.Deduction // in force at the as-of date
+	Deducted   *big.Rat               // relocation-equivalents, capped at the fair share
+	// Obligation is what the state must implement: fair share less deductions, and zero
+	// while it is a benefitting state (it keeps its fair share but does not implement;
+	// recital, spec rule 28).
+	Obligation *big.Rat
+
+	PledgeKnown  bool
+	Pledges      []solidarity.Pledge
+	Pledged      Pledged
+	PledgedUnits *big.Rat // nil when unknown
+	// Coverage is pledged/obligation; nil when unknown or when there is no obligation.
+	Coverage  *big.Rat
+	Shortfall *big.Rat // max(0, obligation − pledged); nil when unknown
+	// MayOfferOffsets is Art. 63(2): the Union condition of 63(1), or (b) the state's own
+	// relocation pledge is at least half its mandatory fair share.
+	MayOfferOffsets   Tri
+	OwnRelocationHalf Tri // Art. 63(2)(b) alone
+}
+
+// Union is the pool at Union level.
+type Union struct {
+	Reference         solidarity.Numbers
+	Proposal          solidarity.Numbers
+	FairShareTotal    int64 // Σ apportioned fair shares (equals the reference except with round-up)
+	FairShareEURTotal solidarity.Cents
+	ObligationTotal   *big.Rat
+	Pledged           Pledged // known pledges only
+	PledgedUnits      *big.Rat
+	UnknownPledges    []solidarity.MemberState
+	SARRelocations    *big.Rat // SAR indicative share × reference, nil when not set
+	// Art. 63(1): relocation pledges ≥ 50 % of the Commission-proposed number; nil
+	// when the cycle does not give that number.
+	OffsetThreshold       *big.Rat
+	BenefittingMayRequest Tri
+}
+
+// Result is a computed pool.
+type Result struct {
+	Cycle  *solidarity.Cycle
+	Key    *key.Key
+	Method apportion.Method
+	AsOf   time.Time // zero: every deduction in the file
+	States []State
+	Union  Union
+	Notes  []string
+}
+
+// Art63Ratio is the "50 %" of Art. 63(1) and 63(2)(b) (tag V).
+var Art63Ratio = big.NewRat(1, 2)
+
+// Compute computes the pool of c over key k with method m, counting the deductions
+// dated on or before asOf (all of them when asOf is zero).
+func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time) (*Result, error) {
+	if err := check(c, k); err != nil {
+		return nil, err
+	}
+	fair, err := apportion.Apportion(m, c.Reference.Relocations, k.Weights())
+	if err != nil {
+		return nil, err
+	}
+	quotas, _ := apportion.Quotas(c.Reference.Relocations, k.Weights())
+	// Euro amounts: whole cents by largest remainder, exact total (the one rounding step
+	// for money).
+	cents, err := apportion.Apportion(apportion.LargestRemainder, int64(c.Reference.EUR), k.Weights())
+	if err != nil {
+		return nil, err
+	}
+
+	r := &Result{Cycle: c, Key: k, Method: m, AsOf: asOf}
+	u := &r.Union
+	u.Reference, u.Proposal = c.Reference, c.Proposal
+	u.ObligationTotal = new(big.Rat)
+	if c.Proposal.Relocations > 0 {
+		u.OffsetThreshold = new(big.Rat).Mul(Art63Ratio, big.NewRat(c.Proposal.Relocations, 1))
+	}
+	if c.SARShare != nil {
+		u.SARRelocations = new(big.Rat).Mul(c.SARShare, big.NewRat(c.Reference.Relocations, 1))
+	}
+
+	for i, sh := range k.Shares {
+		s := State{State: sh.State, Key: sh, Quota: quotas[i], Status: c.Statuses[sh.State],
+			FairShare: fair[i], FairShareEUR: solidarity.Cents(cents[i])}
+		u.FairShareTotal += s.FairShare
+		u.FairShareEURTotal += s.FairShareEUR
+
+		fairR := big.NewRat(s.FairShare, 1)
+		s.Deducted = new(big.Rat)
+		for _, d := range c.Deductions {
+			if d.State != s.State || (!asOf.IsZero() && d.Date.After(asOf)) {
+				continue
+			}
+			s.Deductions = append(s.Deductions, d)
+			switch {
+			case d.Full:
+				s.Deducted.Set(fairR)
+			case d.Fraction != nil:
+				s.Deducted.Add(s.Deducted, new(big.Rat).Mul(d.Fraction, fairR))
+			default:
+				s.Deducted.Add(s.Deducted, big.NewRat(d.Relocations, 1))
+			}
+		}
+		if s.Deducted.Cmp(fairR) > 0 {
+			s.Deducted.Set(fairR)
+		}
+		s.Obligation = new(big.Rat).Sub(fairR, s.Deducted)
+		if s.Status.Benefitting {
+			s.Obligation.SetInt64(0)
+		}
+		u.ObligationTotal.Add(u.ObligationTotal, s.Obligation)
+
+		for _, p := range c.Pledges {
+			if p.State != s.State {
+				continue
+			}
+			s.PledgeKnown = true
+			s.Pledges = append(s.Pledges, p)
+			switch p.Type {
+			case solidarity.RelocationApplicants:
+				s.Pledged.RelocationApplicants += p.Relocations
+			case solidarity.RelocationBeneficiaries:
+				s.Pledged.RelocationBeneficiaries += p.Relocations
+			case solidarity.Offset:
+				s.Pledged.Offsets += p.Relocations
+			case solidarity.Financial:
+				s.Pledged.Financial += p.EUR
+			case solidarity.Alternative:
+				s.Pledged.Alternative += p.EUR
+			}
+		}
+		s.MayOfferOffsets, s.OwnRelocationHalf = Unknown, Unknown
+		if s.PledgeKnown {
+			s.PledgedUnits = s.Pledged.Units(c.EURPerRelocation)
+			if s.Obligation.Sign() > 0 {
+				s.Coverage = new(big.Rat).Quo(s.PledgedUnits, s.Obligation)
+			}
+			s.Shortfall = new(big.Rat).Sub(s.Obligation, s.PledgedUnits)
+			if s.Shortfall.Sign() < 0 {
+				s.Shortfall.SetInt64(0)
+			}
+			// Art. 63(2)(b): relocation pledge ≥ 50 % of the mandatory fair share.
+			half := new(big.Rat).Mul(Art63Ratio, fairR)
+			s.OwnRelocationHalf = tri(new(big.Rat).SetInt64(s.Pledged.Relocations()).Cmp(half) >= 0)
+			u.Pledged.RelocationApplicants += s.Pledged.RelocationApplicants
+			u.Pledged.RelocationBeneficiaries += s.Pledged.RelocationBeneficiaries
+			u.Pledged.Offsets += s.Pledged.Offsets
+			u.Pledged.Financial += s.Pledged.Financial
+			u.Pledged.Alternative += s.Pledged.Alternative
+		} else {
+			u.UnknownPledges = append(u.UnknownPledges, s.State)
+		}
+		r.States = append(r.States, s)
+	}
+	u.PledgedUnits = u.Pledged.Units(c.EURPerRelocation)
+
+	// Art. 63(1): the benefitting states may request offsets once relocation pledges in
+	// the act reach half the Commission-proposed number. Known pledges that already
+	// reach it settle the question; otherwise unknown pledges leave it open.
+	// Without the Commission's number (it is not always public) the question is open.
+	switch {
+	case u.OffsetThreshold == nil:
+		u.BenefittingMayRequest = Unknown
+	case big.NewRat(u.Pledged.Relocations(), 1).Cmp(u.OffsetThreshold) >= 0:
+		u.BenefittingMayRequest = Yes
+	case len(u.UnknownPledges) > 0:
+		u.BenefittingMayRequest = Unknown
+	default:
+		u.BenefittingMayRequest = No
+	}
+	for i := range r.States {
+		s := &r.States[i]
+		switch {
+		case u.BenefittingMayRequest == Yes || s.OwnRelocationHalf == Yes:
+			s.MayOfferOffsets = Yes
+		case u.BenefittingMayRequest == Unknown || s.OwnRelocationHalf == Unknown:
+			s.MayOfferOffsets = Unknown
+		default:
+			s.MayOfferOffsets = No
+		}
+	}
+	r.Notes = notes(c, r)
+	return r, nil
+}
+
+func notes(c *solidarity.Cycle, r *Result) []string {
+	var n []string
+	if c.Illustrative {
+		n = append(n, fmt.Sprintf("The %d cycle is illustrative, not an adopted pool.", c.Year))
+	}
+	if k := len(r.Union.UnknownPledges); k > 0 {
+		n = append(n, fmt.Sprintf("%d states have no reported pledge: their pledge, coverage and shortfall are unknown, not zero.", k))
+	}
+	if r.Method == apportion.RoundUp && r.Union.FairShareTotal != c.Reference.Relocations {
+		n = append(n, fmt.Sprintf("Round-up apportionment: fair shares sum to %d, %d above the reference number %d.",
+			r.Union.FairShareTotal, r.Union.FairShareTotal-c.Reference.Relocations, c.Reference.Relocations))
+	}
+	return n
+}
+
+func check(c *solidarity.Cycle, k *key.Key) error {
+	if c.Reference.Relocations <= 0 {
+		return &solidarity.Error{Code: solidarity.EINVALID, File: c.File, Field: "reference.relocations",
+			Message: "the reference number of relocations must be positive", Article: "Art. 57(1)"}
+	}
+	if c.Reference.EUR < 0 || c.Proposal.Relocations < 0 || c.Proposal.EUR < 0 {
+		return &solidarity.Error{Code: solidarity.EINVALID, File: c.File, Field: "reference",
+			Message: "pool numbers must not be negative", Article: "Art. 12(2)"}
+	}
+	if c.EURPerRelocation <= 0 {
+		return &solidarity.Error{Code: solidarity.EINVALID, File: c.File, Field: "eur_per_relocation",
+			Message: "the ratio must be positive", Article: "Art. 12(2), recital 15"}
+	}
+	// The key must cover exactly the participating set.
+	in := map[solidarity.MemberState]bool{}
+	for _, s := range k.Shares {
+		in[s.State] = true
+	}
+	if len(in) != len(c.Participating) {
+		return &solidarity.Error{Code: solidarity.EINVALID, File: c.File, Field: "participating",
+			Message: fmt.Sprintf("the key covers %d states but the cycle names %d participating states", len(in), len(c.Participating))}
+	}
+	for _, m := range c.Participating {
+		if !in[m] {
+			return &solidarity.Error{Code: solidarity.EINVALID, File: c.File, Field: "participating",
+				Message: fmt.Sprintf("participating state %s has no share in the key", m)}
+		}
+	}
+	for _, p := range c.Pledges {
+		if !in[p.State] {
+			return &solidarity.Error{Code: solidarity.EINVALID, File: c.File, Field: "pledge.state",
+				Message: fmt.Sprintf("pledge for %s, which is not in the participating set", p.State), Article: "Art. 57(1)"}
+		}
+	}
+	for _, d := range c.Deductions {
+		if !in[d.State] {
+			return &solidarity.Error{Code: solidarity.EINVALID, File: c.File, Field: "deduction.state",
+				Message: fmt.Sprintf("deduction for %s, which is not in the participating set", d.State), Article: "Arts. 61–62"}
+		}
+	}
+	return nil
+}
