@@ -13,8 +13,9 @@
 //     appears to do (DE 4 554.69 → 4 555). Never below the quota; the sum is at least
 //     the total and less than the total plus the number of states.
 //
-// Ties are broken by position in the input (earlier first) so results are
-// deterministic; callers pass states in Eurostat's protocol order.
+// Ties are broken by the larger quota, then by position in the input (earlier first),
+// so results are deterministic and only states with identical weights depend on the
+// order they are given in; callers pass states in Eurostat's protocol order.
 package apportion
 
 import (
@@ -139,7 +140,11 @@ func largestRemainder(total int64, q []*big.Rat) []int64 {
 			if taken[i] {
 				continue
 			}
-			if best < 0 || rem[i].Cmp(rem[best]) > 0 {
+			if best < 0 {
+				best = i
+				continue
+			}
+			if c := rem[i].Cmp(rem[best]); c > 0 || c == 0 && q[i].Cmp(q[best]) > 0 {
 				best = i
 			}
 		}
@@ -150,7 +155,7 @@ func largestRemainder(total int64, q []*big.Rat) []int64 {
 }
 
 // webster computes the Webster allocation as the top-total elements of the sequence
-// of priorities q_i/(j+½), j = 0, 1, ..., ordered by priority and then by position.
+// of priorities q_i/(j+½), j = 0, 1, ..., ordered by priority, then quota, then position.
 // It starts from the standard rounding of every quota — which is exactly the set of
 // priorities ≥ 1, so a prefix of that order — and adds the best excluded or drops the
 // worst included priority until the sum is right. Because the result is a prefix of one
@@ -172,7 +177,7 @@ func webster(total int64, q []*big.Rat) []int64 {
 	for sum < total {
 		best := 0
 		for i := 1; i < len(q); i++ {
-			if cmp(i, out[i], best, out[best]) > 0 {
+			if c := cmp(i, out[i], best, out[best]); c > 0 || c == 0 && q[i].Cmp(q[best]) > 0 {
 				best = i
 			}
 		}
@@ -185,8 +190,13 @@ func webster(total int64, q []*big.Rat) []int64 {
 			if out[i] == 0 {
 				continue
 			}
-			// The worst included element: lowest priority, ties to the later position.
-			if worst < 0 || cmp(i, out[i]-1, worst, out[worst]-1) <= 0 {
+			// The worst included element: lowest priority, then smallest quota, then
+			// the later position — the reverse of the order in which seats are added.
+			if worst < 0 {
+				worst = i
+				continue
+			}
+			if c := cmp(i, out[i]-1, worst, out[worst]-1); c < 0 || c == 0 && q[i].Cmp(q[worst]) <= 0 {
 				worst = i
 			}
 		}

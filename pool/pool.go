@@ -103,7 +103,7 @@ type State struct {
 	PledgedUnits *big.Rat // nil when unknown
 	// Coverage is pledged/obligation; nil when unknown or when there is no obligation.
 	Coverage  *big.Rat
-	Shortfall *big.Rat // max(0, obligation − pledged); nil when unknown
+	Shortfall *big.Rat // max(0, obligation − pledged); nil when unknown (known 0 with no obligation)
 	// MayOfferOffsets is Art. 63(2): the Union condition of 63(1), or (b) the state's own
 	// relocation pledge is at least half its mandatory fair share.
 	MayOfferOffsets   Tri
@@ -240,6 +240,10 @@ func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time
 			u.Pledged.Alternative += s.Pledged.Alternative
 		} else {
 			u.UnknownPledges = append(u.UnknownPledges, s.State)
+			if s.Obligation.Sign() == 0 {
+				// Nothing to implement: the shortfall is zero whatever was pledged.
+				s.Shortfall = new(big.Rat)
+			}
 		}
 		r.States = append(r.States, s)
 	}

@@ -77,8 +77,13 @@ func TestComputeByHand(t *testing.T) {
 	if at.Obligation.Sign() != 0 || at.Deducted.Cmp(r(100, 1)) != 0 {
 		t.Errorf("AT fully deducted: obligation %s", at.Obligation.RatString())
 	}
-	if it.PledgeKnown || it.Coverage != nil || it.Shortfall != nil || it.MayOfferOffsets != pool.Unknown {
+	// IT's pledge is unknown and stays unknown; with nothing to implement, its shortfall
+	// is nevertheless known to be zero.
+	if it.PledgeKnown || it.Coverage != nil || it.PledgedUnits != nil || it.MayOfferOffsets != pool.Unknown {
 		t.Errorf("IT pledge is unknown and must stay unknown: %+v", it)
+	}
+	if it.Shortfall == nil || it.Shortfall.Sign() != 0 {
+		t.Errorf("IT has no obligation, so no shortfall: %v", it.Shortfall)
 	}
 	u := res.Union
 	if u.FairShareTotal != 1000 || u.FairShareEURTotal != c.Reference.EUR {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"solidarity"
@@ -95,7 +96,7 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 				}
 			}
 			note := o.Vintage
-			if o.Note != "" {
+			if o.Note != "" && o.Note != o.Vintage {
 				note += "; " + o.Note
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.100s\n", o.State, v, o.Period, o.Flag, note)
@@ -116,10 +117,12 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		missing := d.Missing(solidarity.MemberStates())
-		fmt.Fprintf(stdout, "imported %s: %d Member States, %d without a figure, into %s\n", d.Indicator, len(d.Rows)-len(missing), len(missing), path)
+		id := strings.TrimSuffix(filepath.Base(path), ".csv")
+		fmt.Fprintf(stdout, "imported %s (%s) as %q: %d Member States with a figure, into %s\n", d.Indicator, d.Vintage, id, 27-len(missing), path)
 		if len(missing) > 0 {
-			fmt.Fprintf(stdout, "missing: %v (a key over these states will refuse to compute rather than guess)\n", missing)
+			fmt.Fprintf(stdout, "no figure for: %v (a key over these states will refuse to compute rather than guess)\n", missing)
 		}
+		fmt.Fprintf(stdout, "use it with --%s %s\n", d.Indicator, id)
 		return nil
 	}
 	fmt.Fprint(stderr, dataHelp)

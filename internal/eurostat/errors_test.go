@@ -57,7 +57,7 @@ func TestParseErrors(t *testing.T) {
 		{"bare quote", "x.csv", sdmx21Head + sdmx21Row + "AT,2024,1,,\n" + sdmx21Row + "D\"E,2024,1,,\n",
 			eurostat.Options{}, 3, "", "", "bare \" in non-quoted-field"},
 		{"missing OBS_VALUE column", "x.csv", "DATAFLOW,LAST UPDATE,freq,unit,na_item,geo,TIME_PERIOD,OBS_FLAG\n",
-			eurostat.Options{}, 1, "", "obs_value", "missing column obs_value"},
+			eurostat.Options{}, 1, "", "OBS_VALUE", "missing column OBS_VALUE"},
 		{"missing filter column", "x.csv", "DATAFLOW,LAST UPDATE,freq,na_item,geo,TIME_PERIOD,OBS_VALUE\nESTAT:NAMA_10_GDP(1.0),17/11/25,A,B1GQ,AT,2024,1\n",
 			eurostat.Options{}, 1, "", "unit", "missing column unit"},
 		{"duplicate column", "x.csv", "DATAFLOW,LAST UPDATE,freq,unit,na_item,geo,geo: Geopolitical entity (reporting),TIME_PERIOD,OBS_VALUE\n",
@@ -81,6 +81,9 @@ func TestParseErrors(t *testing.T) {
 			eurostat.Options{}, 1, "", "STRUCTURE_ID", "missing column STRUCTURE_ID"},
 		{"labelled duplicate", "x.csv", sdmx3Head + sdmx3Row + "AT: Austria,2025,1,,\n" + sdmx3Row + "AT:Austria,2025,2,,\n",
 			eurostat.Options{}, 3, "", "OBS_VALUE", "duplicate figure for AT in 2025"},
+		{"labelled header names the column by id", "x.csv", "STRUCTURE,STRUCTURE_ID,STRUCTURE_NAME,freq: Time frequency,unit: Unit of measure,age: Age class,sex: Sex,geo: Geopolitical entity (reporting),TIME_PERIOD: Time,OBS_VALUE: Observation value\n" +
+			sdmx3Row + "AT: Austria,2025,-1\n",
+			eurostat.Options{}, 2, "", "OBS_VALUE", "is negative"},
 		{"quoted multi-line cell", "x.csv", sdmx3Head + sdmx3Row + "\"AT\n\",2025,1,,\n" + sdmx3Row + "DE,2025,x,,\n",
 			eurostat.Options{}, 4, "", "OBS_VALUE", "is not a number"},
 

@@ -272,7 +272,12 @@ var decimalRE = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]{1,3})?$`
 
 // ParseDecimal returns the exact value of a decimal number as written in a statistics
 // file ("494087.6", "4328970.0", "83577140"). It never goes through a float. The error
-// says why s is not a usable figure (not a number, negative); callers add the location.
+// says why s is not a usable figure (not a number, negative, out of range); callers add
+// the location.
+//
+// Figures must be below 10^18 with at most 18 decimals. No population or GDP comes
+// near that, and the bound keeps every accepted figure writable as a plain decimal of
+// at most 37 characters, which ParseDecimal reads back.
 func ParseDecimal(s string) (*big.Rat, error) {
 	if len(s) > 64 || !decimalRE.MatchString(s) {
 		return nil, fmt.Errorf("value %q is not a number", s)
@@ -284,8 +289,18 @@ func ParseDecimal(s string) (*big.Rat, error) {
 	if v.Sign() < 0 {
 		return nil, fmt.Errorf("value %q is negative", s)
 	}
+	if v.Cmp(maxFigure) >= 0 {
+		return nil, fmt.Errorf("value %q is too large", s)
+	}
+	if n, _ := v.FloatPrec(); n > maxDecimals {
+		return nil, fmt.Errorf("value %q has more than %d decimals", s, maxDecimals)
+	}
 	return v, nil
 }
+
+const maxDecimals = 18
+
+var maxFigure = new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil))
 
 // Period returns solidarity's reference period for a Eurostat time code of indicator
 // ind. Population is counted on 1 January, so "2025" becomes "2025-01-01"; GDP keeps the
@@ -462,7 +477,7 @@ func (p *parser) dataset() (*solidarity.Dataset, error) {
 	}
 	slices.SortFunc(d.Rows, func(a, b solidarity.Observation) int { return cmp.Compare(a.State.Index(), b.State.Index()) })
 	d.Vintage = uniformVintage(d.Rows)
-	d.Caveat = caveat(d.Rows)
+	d.Caveat = Caveat(d.Rows)
 	return d, nil
 }
 
@@ -500,10 +515,10 @@ func uniformVintage(rows []solidarity.Observation) string {
 	return v
 }
 
-// caveat tells the user, wherever the dataset is shown, which states lack a figure and
-// which figures Eurostat flags (provisional, estimated, ...), because either changes
-// what the key may be computed from.
-func caveat(rows []solidarity.Observation) string {
+// Caveat describes, for the banner shown wherever a dataset is used, which states lack
+// a figure and which figures Eurostat flags (provisional, estimated, ...): either
+// changes what a key may be computed from. It returns "" when there is nothing to say.
+func Caveat(rows []solidarity.Observation) string {
 	var missing []string
 	flagged := make(map[string][]string)
 	var flags []string

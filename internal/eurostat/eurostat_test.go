@@ -158,7 +158,7 @@ func TestParseDetectsDataset(t *testing.T) {
 }
 
 func TestParseDecimal(t *testing.T) {
-	for _, s := range []string{"0", "494087.6", "4328970.0", "1e3", "1.5E-2"} {
+	for _, s := range []string{"0", "494087.6", "4328970.0", "1e3", "1.5E-2", "999999999999999999.999999999999999999", "1e-18"} {
 		v, err := eurostat.ParseDecimal(s)
 		if err != nil {
 			t.Errorf("%q: %v", s, err)
@@ -169,7 +169,7 @@ func TestParseDecimal(t *testing.T) {
 			t.Errorf("%q = %s", s, v.RatString())
 		}
 	}
-	for _, s := range []string{"", "-1", "1/3", "0x10", "1_000", "1,5", ".5", "5.", "1e99999", "NaN", "Inf", " 1"} {
+	for _, s := range []string{"", "-1", "1/3", "0x10", "1_000", "1,5", ".5", "5.", "1e99999", "NaN", "Inf", " 1", "1e18", "1e-19", "0.0000000000000000001"} {
 		if _, err := eurostat.ParseDecimal(s); err == nil {
 			t.Errorf("%q: no error", s)
 		}

@@ -42,8 +42,8 @@ func (p *parser) parseCSV(r io.Reader) error {
 			return p.errLine(1, "STRUCTURE_ID", "missing column STRUCTURE_ID")
 		}
 	}
-	for _, need := range []string{"geo", "time_period", "obs_value"} {
-		if _, ok := cols[need]; !ok {
+	for _, need := range []string{"geo", "TIME_PERIOD", "OBS_VALUE"} {
+		if _, ok := cols[strings.ToLower(need)]; !ok {
 			return p.errLine(1, need, "missing column %s", need)
 		}
 	}
@@ -71,7 +71,7 @@ func (p *parser) parseCSV(r io.Reader) error {
 		}
 		at := func(col string) loc {
 			l, _ := cr.FieldPos(cols[col])
-			return loc{line: l, field: header[cols[col]]}
+			return loc{line: l, field: headerID(header[cols[col]])}
 		}
 		if p.ds == nil {
 			flow = strings.TrimSpace(rec[flowCol])

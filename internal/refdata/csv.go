@@ -265,6 +265,7 @@ func ParseCSV(name string, r io.Reader, opt eurostat.Options) (*solidarity.Datas
 	if d.Source == "" {
 		d.Source = "file " + base
 	}
+	d.Caveat = eurostat.Caveat(rows)
 	switch ind {
 	case solidarity.Population:
 		d.Title = fmt.Sprintf("Population on %s (%s)", rows[0].Period, base)

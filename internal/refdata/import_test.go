@@ -17,11 +17,11 @@ func TestImport(t *testing.T) {
 	tests := []struct {
 		src, period, file string
 	}{
-		{"../eurostat/testdata/nama_10_gdp.sdmx-csv", "", "gdp-2024.csv"},
-		{"../eurostat/testdata/nama_10_gdp-dense.jsonstat.json", "2023", "gdp-2023.csv"},
-		{"../eurostat/testdata/demo_gind.sdmx-csv", "", "population-2025-01-01.csv"},
-		{"../eurostat/testdata/nama_10_gdp.tsv.gz", "", "gdp-2024.csv"}, // replaces the first
-		{"data/population-2025-01-01-release-2025-07.csv", "", "population-2025-01-01.csv"},
+		{"../eurostat/testdata/nama_10_gdp.sdmx-csv", "", "eurostat-gdp-2024.csv"},
+		{"../eurostat/testdata/nama_10_gdp-dense.jsonstat.json", "2023", "eurostat-gdp-2023.csv"},
+		{"../eurostat/testdata/demo_gind.sdmx-csv", "", "eurostat-population-2025-01-01.csv"},
+		{"../eurostat/testdata/nama_10_gdp.tsv.gz", "", "eurostat-gdp-2024.csv"}, // replaces the first
+		{"data/population-2025-01-01-release-2025-07.csv", "", "eurostat-population-2025-01-01.csv"},
 	}
 	for _, tt := range tests {
 		// out/new does not exist yet: Import creates it.
@@ -36,19 +36,19 @@ func TestImport(t *testing.T) {
 		if diff := refdata.Diff(d, saved); diff != "" {
 			t.Errorf("%s: saved file differs: %s", tt.src, diff)
 		}
-		if saved.Vintage != d.Vintage {
-			t.Errorf("%s: vintage %q saved as %q", tt.src, d.Vintage, saved.Vintage)
+		if saved.Vintage != d.Vintage || saved.Caveat != d.Caveat {
+			t.Errorf("%s: vintage %q, caveat %q saved as %q, %q", tt.src, d.Vintage, d.Caveat, saved.Vintage, saved.Caveat)
 		}
 		if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
 			t.Errorf("%s: mode %v", path, st.Mode())
 		}
 	}
 	out = filepath.Join(out, "new")
-	if got := listDir(t, out); !slices.Equal(got, []string{"gdp-2023.csv", "gdp-2024.csv", "population-2025-01-01.csv"}) {
+	if got := listDir(t, out); !slices.Equal(got, []string{"eurostat-gdp-2023.csv", "eurostat-gdp-2024.csv", "eurostat-population-2025-01-01.csv"}) {
 		t.Errorf("out dir holds %v", got)
 	}
 	// The second gdp-2024 import (bulk TSV) replaced the first (SDMX-CSV).
-	if d := mustLoad(t, filepath.Join(out, "gdp-2024.csv"), eurostat.Options{}); !strings.Contains(d.Source, "bulk TSV") {
+	if d := mustLoad(t, filepath.Join(out, "eurostat-gdp-2024.csv"), eurostat.Options{}); !strings.Contains(d.Source, "bulk TSV") {
 		t.Errorf("gdp-2024.csv holds %s", d.Source)
 	}
 }
@@ -60,7 +60,7 @@ func TestImportBrokenLeavesNothing(t *testing.T) {
 	if _, _, err := refdata.Import("../eurostat/testdata/nama_10_gdp.sdmx-csv", out, eurostat.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	before, err := os.ReadFile(filepath.Join(out, "gdp-2024.csv"))
+	before, err := os.ReadFile(filepath.Join(out, "eurostat-gdp-2024.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,14 +97,14 @@ func TestImportBrokenLeavesNothing(t *testing.T) {
 		t.Errorf("absent file: %v", err)
 	}
 	// outDir is a file: the import fails at the last step, leaving nothing behind.
-	blocker := filepath.Join(out, "gdp-2024.csv")
+	blocker := filepath.Join(out, "eurostat-gdp-2024.csv")
 	if _, _, err := refdata.Import("../eurostat/testdata/nama_10_gdp.sdmx-csv", blocker, eurostat.Options{}); err == nil {
 		t.Error("import into a file succeeded")
 	}
-	if got := listDir(t, out); !slices.Equal(got, []string{"gdp-2024.csv"}) {
+	if got := listDir(t, out); !slices.Equal(got, []string{"eurostat-gdp-2024.csv"}) {
 		t.Errorf("out dir holds %v after failed imports", got)
 	}
-	after, _ := os.ReadFile(filepath.Join(out, "gdp-2024.csv"))
+	after, _ := os.ReadFile(filepath.Join(out, "eurostat-gdp-2024.csv"))
 	if string(after) != string(before) {
 		t.Error("a failed import changed gdp-2024.csv")
 	}

@@ -72,7 +72,8 @@ func Import(src, outDir string, opt eurostat.Options) (string, *solidarity.Datas
 	if err := Write(&buf, d); err != nil {
 		return "", nil, solidarity.At(err, src)
 	}
-	base := fmt.Sprintf("%s-%s.csv", d.Indicator, period)
+	// The "eurostat-" prefix keeps imports apart from the shipped ids (gdp-2024, ...).
+	base := fmt.Sprintf("eurostat-%s-%s.csv", d.Indicator, period)
 	back, err := ParseCSV(base, bytes.NewReader(buf.Bytes()), eurostat.Options{})
 	if err != nil {
 		return "", nil, fmt.Errorf("refdata: import of %s does not read back: %w", src, err)

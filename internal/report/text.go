@@ -57,9 +57,13 @@ func (p *Pool) rows() [][]string {
 		if status == "" {
 			status = "-"
 		}
+		cov := pct(s.Coverage, s.PledgeKnown)
+		if s.Obligation != nil && string(*s.Obligation) == "0.00" {
+			cov = "n/a"
+		}
 		out = append(out, []string{s.State, s.Name, str(s.SharePercent), str(s.Quota), fmt.Sprint(s.FairShare),
 			string(s.FairShareEUR), status, str(s.Deducted), str(s.Obligation), str(s.PledgedUnits),
-			pct(s.Coverage, s.PledgeKnown), str(s.Shortfall), s.MayOfferOffsets})
+			cov, str(s.Shortfall), s.MayOfferOffsets})
 	}
 	return out
 }

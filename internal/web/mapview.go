@@ -58,7 +58,7 @@ var (
 		string(solidarity.Offset):                  {"#7570b3", "responsibility offsets"},
 		string(solidarity.Financial):               {"#d95f02", "financial contribution"},
 		string(solidarity.Alternative):             {"#e7298a", "alternative measures"},
-		string(solidarity.NoPledge):                {"#ffffff", "no pledge"},
+		string(solidarity.NoPledge):                {"#fff7bc", "no pledge"},
 	}
 )
 
@@ -130,11 +130,12 @@ func qs(method string) string {
 func fill(mode string, st report.PoolState, step float64) (string, string) {
 	switch mode {
 	case ModeCoverage:
+		// No obligation is a fact whatever the pledge: check it first.
+		if f64(st.Obligation) == 0 {
+			return noObligation.Fill, "no obligation"
+		}
 		if !st.PledgeKnown {
 			return unknownFill.Fill, "pledge unknown"
-		}
-		if st.Coverage == nil {
-			return noObligation.Fill, "no obligation"
 		}
 		c := f64(st.Coverage)
 		i := min(int(c*4), 4)
