@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestHelpOnEveryCommand(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"pool", "--help"}, {"key", "--help"}, {"data", "--help"}, {"data", "import", "--help"}, {"cycles", "--help"}, {"serve", "--help"}} {
+		code, out, _ := run(t, args...)
+		if code != 0 || !strings.Contains(out, "Usage") {
+			t.Errorf("%v: exit %d, output %.80q", args, code, out)
+		}
+	}
+}
+
+// The issue's "done when": 26 states, shares summing to 1, relocations summing to
+// 21 000 under each exact method, Denmark absent, four zero-obligation states.
+func TestPool2026JSON(t *testing.T) {
+	for _, m := range []string{"round-up", "largest-remainder", "webster"} {
+		code, out, errs := run(t, "pool", "--cycle", "2026", "--format", "json", "--method", m)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", m, code, errs)
+		}
+		var p struct {
+			States []struct {
+				State      string
+				Share      json.Number
+				FairShare  int64 `json:"fair_share"`
+				Obligation json.Number
+			}
+			Union struct {
+				SharesSumExact string `json:"shares_sum_exact"`
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatal(err)
+		}
+		var fair int64
+		var sum float64
+		for _, s := range p.States {
+			f, _ := s.Share.Float64()
+			sum += f
+			fair += s.FairShare
+			if s.State == "DK" {
+				t.Errorf("Denmark in the pool")
+			}
+			switch s.State {
+			case "AT", "CZ", "HR", "PL":
+				if s.Obligation != "0.00" {
+					t.Errorf("%s obligation %s", s.State, s.Obligation)
+				}
+			}
+		}
+		if len(p.States) != 26 || p.Union.SharesSumExact != "1" || sum < 1-1e-9 || sum > 1+1e-9 {
+			t.Errorf("%s: %d states, exact sum %s, decimal sum %v", m, len(p.States), p.Union.SharesSumExact, sum)
+		}
+		if m != "round-up" && fair != 21000 {
+			t.Errorf("%s: relocations sum to %d", m, fair)
+		}
+	}
+}
+
+func TestBadInputExitsTwoNamingFileLineField(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "what-if.toml")
+	os.WriteFile(bad, []byte("year = 2030\n[reference]\nrelocations = 100\n\n[[pledge]]\nstate = \"NO\"\ntype = \"financial\"\neur = 1\n"), 0o644)
+	code, out, errs := run(t, "pool", "--cycle", bad)
+	if code != 2 || out != "" || !strings.Contains(errs, "what-if.toml:6") || !strings.Contains(errs, "pledge[0].state") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	for _, args := range [][]string{
+		{"pool", "--method", "dhondt"},
+		{"pool", "--format", "xml"},
+		{"pool", "--as-of", "soon"},
+		{"pool", "--nope"},
+		{"key", "--participating", "DE,XX"},
+		{"key", "--key", "2015"},
+		{"data", "import", filepath.Join(dir, "absent.csv")},
+		{"frobnicate"},
+	} {
+		if code, _, errs := run(t, args...); code != 2 {
+			t.Errorf("%v: exit %d (%s), want 2", args, code, errs)
+		}
+	}
+}
+
+func TestImportThenUse(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "internal", "eurostat", "testdata", "nama_10_gdp.sdmx-csv")
+	code, out, errs := run(t, "data", "import", "--out", dir, src)
+	if code != 0 || !strings.Contains(out, `"eurostat-gdp-2024"`) {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	// Only AT and DE have figures: a key over Part IV must refuse, naming a state.
+	code, _, errs = run(t, "key", "--data-dir", dir, "--gdp", "eurostat-gdp-2024")
+	if code != 2 || !strings.Contains(errs, "no GDP figure for BE") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	// Over the two states it covers, it computes.
+	code, out, errs = run(t, "key", "--data-dir", dir, "--gdp", "eurostat-gdp-2024", "--participating", "AT,DE", "--format", "csv")
+	if code != 0 || strings.Count(out, "\n") != 3 {
+		t.Errorf("exit %d: %s %s", code, out, errs)
+	}
+	// A broken file is refused with its line, and nothing is written.
+	broken := filepath.Join(t.TempDir(), "broken.sdmx-csv")
+	orig, _ := os.ReadFile(src)
+	os.WriteFile(broken, bytes.Replace(orig, []byte("4328970.0"), []byte("43x"), 1), 0o644)
+	out2 := t.TempDir()
+	code, _, errs = run(t, "data", "import", "--out", out2, broken)
+	entries, _ := os.ReadDir(out2)
+	if code != 2 || !strings.Contains(errs, "broken.sdmx-csv:3") || len(entries) != 0 {
+		t.Errorf("exit %d, %d files written: %s", code, len(entries), errs)
+	}
+}
+
+func TestKey2015FromInputs(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "k.csv")
+	os.WriteFile(in, []byte("state,population,gdp_meur,asylum_per_million,unemployment_rate\nDE,3,3,1,1\nFR,1,1,1,1\n"), 0o644)
+	code, out, errs := run(t, "key", "--key", "2015", "--inputs", in, "--format", "csv")
+	if code != 0 || !strings.Contains(out, "DE,Germany") || !strings.Contains(out, ",3/4\n") {
+		t.Errorf("exit %d: %s %s", code, out, errs)
+	}
+}
+
+func TestTableHasFootnotes(t *testing.T) {
+	code, out, _ := run(t, "pool", "--cycle", "2026")
+	if code != 0 || !strings.Contains(out, "IMF World Economic Outlook") || !strings.Contains(out, "unknown, not zero") {
+		t.Errorf("exit %d: footnotes missing from\n%s", code, out)
+	}
+	code, out, _ = run(t, "cycles")
+	if code != 0 || !strings.Contains(out, "illustrative") || !strings.Contains(out, "2026") {
+		t.Errorf("cycles: %d %s", code, out)
+	}
+}
+
+// serve starts on embedded defaults, answers the probe and the dashboard, and stops
+// cleanly when its context ends.
+func TestServe(t *testing.T) {
+	addrFile := filepath.Join(t.TempDir(), "addr")
+	t.Setenv("SOLIDARITY_ADDR_FILE", addrFile)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() {
+		var out, errb bytes.Buffer
+		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--log", "json"}, &out, &errb)
+	}()
+	var addr string
+	for range 200 {
+		if b, err := os.ReadFile(addrFile); err == nil && len(b) > 0 {
+			addr = string(b)
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if addr == "" {
+		t.Fatal("server did not start")
+	}
+	for path, want := range map[string]int{"/healthz": 200, "/pool/2026": 200, "/openapi.yaml": 200} {
+		res, err := http.Get("http://" + addr + path)
+		if err != nil || res.StatusCode != want {
+			t.Errorf("%s: %v %v", path, err, res)
+		}
+		if res != nil {
+			res.Body.Close()
+		}
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("serve exited %d", code)
+	}
+}
