@@ -73,12 +73,7 @@ func Reference(in []Input) (*Key, error) {
 	if err := checkInputs(in); err != nil {
 		return nil, err
 	}
-	pop := make([]*big.Rat, len(in))
-	gdp := make([]*big.Rat, len(in))
-	for i, x := range in {
-		pop[i], gdp[i] = x.Population, x.GDP
-	}
-	ps, gs := normalise(pop), normalise(gdp)
+	ps, gs := effects(in)
 	k := &Key{Name: "ammr-2024", Article: "Art. 66, Annex I, Regulation (EU) 2024/1351"}
 	for i, x := range in {
 		s := new(big.Rat).Mul(ammrPopulationWeight, ps[i])
@@ -135,6 +130,16 @@ func checkInputs(in []Input) error {
 		}
 	}
 	return nil
+}
+
+// effects returns the population and GDP effects of Annex I: Pop_i/ΣPop, GDP_i/ΣGDP.
+func effects(in []Input) (pop, gdp []*big.Rat) {
+	p := make([]*big.Rat, len(in))
+	g := make([]*big.Rat, len(in))
+	for i, x := range in {
+		p[i], g[i] = x.Population, x.GDP
+	}
+	return normalise(p), normalise(g)
 }
 
 // normalise returns v_i / Σ v.

@@ -76,12 +76,7 @@ func Relocation2015(in []Input2015, p Params2015) (*Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	pop := make([]*big.Rat, len(in))
-	gdp := make([]*big.Rat, len(in))
-	for i, x := range in {
-		pop[i], gdp[i] = x.Population, x.GDP
-	}
-	ps, gs := normalise(pop), normalise(gdp)
+	ps, gs := effects(base)
 
 	k := &Key{Name: "relocation-2015", Article: "COM(2015) 240 Annex; Council Decision (EU) 2015/1601 (reconstruction, historical-data.md §1.3)"}
 	total := new(big.Rat)

@@ -48,6 +48,29 @@ func (s *Server) poolFor(r *http.Request, cy *solidarity.Cycle) (*report.Pool, e
 	return p, err
 }
 
+// shippedPool computes the pool of the shipped cycle named by {year}.
+func (s *Server) shippedPool(r *http.Request) (*report.Pool, error) {
+	cy, err := s.cycle(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.poolFor(r, cy)
+}
+
+// poolState computes the pool of {year} and picks the row of {state}.
+func (s *Server) poolState(r *http.Request) (*report.Pool, report.PoolState, error) {
+	p, err := s.shippedPool(r)
+	if err != nil {
+		return nil, report.PoolState{}, err
+	}
+	st, ok := p.State(stateCode(r.PathValue("state")))
+	if !ok {
+		return nil, report.PoolState{}, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "state",
+			Message: fmt.Sprintf("%q is not a participating state of the %d cycle", r.PathValue("state"), p.Cycle.Year)}
+	}
+	return p, st, nil
+}
+
 // --- API ---
 
 // CycleSummary is an entry of GET /api/v1/cycles.
@@ -75,12 +98,7 @@ func (s *Server) handleCycles(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handlePool(w http.ResponseWriter, r *http.Request) {
-	cy, err := s.cycle(r)
-	if err != nil {
-		s.apiError(w, r, err)
-		return
-	}
-	p, err := s.poolFor(r, cy)
+	p, err := s.shippedPool(r)
 	if err != nil {
 		s.apiError(w, r, err)
 		return
@@ -89,20 +107,9 @@ func (s *Server) handlePool(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handlePoolState(w http.ResponseWriter, r *http.Request) {
-	cy, err := s.cycle(r)
+	_, st, err := s.poolState(r)
 	if err != nil {
 		s.apiError(w, r, err)
-		return
-	}
-	p, err := s.poolFor(r, cy)
-	if err != nil {
-		s.apiError(w, r, err)
-		return
-	}
-	st, ok := p.State(stateCode(r.PathValue("state")))
-	if !ok {
-		s.apiError(w, r, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "state",
-			Message: fmt.Sprintf("%q is not a participating state of the %d cycle", r.PathValue("state"), cy.Year)})
 		return
 	}
 	writeJSON(w, http.StatusOK, st)
@@ -216,12 +223,7 @@ func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 func (s *Server) handlePoolPage(w http.ResponseWriter, r *http.Request) {
-	cy, err := s.cycle(r)
-	if err != nil {
-		s.pageError(w, r, err)
-		return
-	}
-	p, err := s.poolFor(r, cy)
+	p, err := s.shippedPool(r)
 	if err != nil {
 		s.pageError(w, r, err)
 		return
@@ -240,20 +242,9 @@ func (s *Server) handlePoolPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleStatePage(w http.ResponseWriter, r *http.Request) {
-	cy, err := s.cycle(r)
+	p, st, err := s.poolState(r)
 	if err != nil {
 		s.pageError(w, r, err)
-		return
-	}
-	p, err := s.poolFor(r, cy)
-	if err != nil {
-		s.pageError(w, r, err)
-		return
-	}
-	st, ok := p.State(stateCode(r.PathValue("state")))
-	if !ok {
-		s.pageError(w, r, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "state",
-			Message: fmt.Sprintf("%q is not a participating state of the %d cycle", r.PathValue("state"), cy.Year)})
 		return
 	}
 	s.render(w, r, http.StatusOK, "state.html", statePage{Title: st.Name + " — " + p.Cycle.Title, Pool: p, State: st,
