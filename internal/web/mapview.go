@@ -42,10 +42,11 @@ type mapView struct {
 	Caption string
 }
 
-// Sequential blues for shares, and a diverging red→green for coverage; both readable
+// Sequential yellow-green-blue for shares (its lightest class stays distinct from the
+// sea), and a diverging red→green for coverage; both readable
 // in greyscale and by the common colour-vision deficiencies (ColorBrewer schemes).
 var (
-	blues    = []string{"#eff3ff", "#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c"}
+	shareScale    = []string{"#ffffcc", "#c7e9b4", "#7fcdbb", "#41b6c4", "#2c7fb8", "#253494"}
 	coverage = []legendItem{
 		{"#d73027", "below 25 %"}, {"#fc8d59", "25–50 %"}, {"#fee08b", "50–75 %"},
 		{"#d9ef8b", "75–100 %"}, {"#1a9850", "100 % or more"},
@@ -82,11 +83,11 @@ func (s *Server) mapView(p *report.Pool, mode, method string) (*mapView, error) 
 	for _, st := range p.States {
 		maxShare = max(maxShare, f64(st.SharePercent))
 	}
-	step := maxShare / float64(len(blues))
+	step := maxShare / float64(len(shareScale))
 	switch mode {
 	case ModeShare:
 		mv.Caption = "Fair share under the reference key (Art. 66), percent"
-		for i, c := range blues {
+		for i, c := range shareScale {
 			mv.Legend = append(mv.Legend, legendItem{c, fmt.Sprintf("%.1f–%.1f %%", step*float64(i), step*float64(i+1))})
 		}
 	case ModeCoverage:
@@ -151,11 +152,11 @@ func fill(mode string, st report.PoolState, step float64) (string, string) {
 		return pledgeFills[t].Fill, pledgeFills[t].Label
 	}
 	v := f64(st.SharePercent)
-	i := len(blues) - 1
+	i := len(shareScale) - 1
 	if step > 0 {
-		i = min(int(v/step), len(blues)-1)
+		i = min(int(v/step), len(shareScale)-1)
 	}
-	return blues[i], fmt.Sprintf("fair share %s %% (%d relocations)", string(*st.SharePercent), st.FairShare)
+	return shareScale[i], fmt.Sprintf("fair share %s %% (%d relocations)", string(*st.SharePercent), st.FairShare)
 }
 
 func f64(n *report.Num) float64 {
