@@ -46,8 +46,8 @@ type mapView struct {
 // sea), and a diverging red→green for coverage; both readable
 // in greyscale and by the common colour-vision deficiencies (ColorBrewer schemes).
 var (
-	shareScale    = []string{"#ffffcc", "#c7e9b4", "#7fcdbb", "#41b6c4", "#2c7fb8", "#253494"}
-	coverage = []legendItem{
+	shareScale = []string{"#ffffcc", "#c7e9b4", "#7fcdbb", "#41b6c4", "#2c7fb8", "#253494"}
+	coverage   = []legendItem{
 		{"#d73027", "below 25 %"}, {"#fc8d59", "25–50 %"}, {"#fee08b", "50–75 %"},
 		{"#d9ef8b", "75–100 %"}, {"#1a9850", "100 % or more"},
 	}
