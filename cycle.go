@@ -34,7 +34,8 @@ type Status struct {
 }
 
 // Deduction is a Council decision (Arts. 61(4), 62) relieving a state of part or all of
-// its pledged contribution, dated so that a pool can be computed as of any day.
+// its contribution, dated so that a pool can be computed as of any day. A fraction is a
+// fraction of the fair share.
 // Exactly one of Full, Fraction and Relocations is set.
 type Deduction struct {
 	State       MemberState

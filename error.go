@@ -81,7 +81,8 @@ func ErrorMessage(err error) string {
 	return "internal error"
 }
 
-// At returns a copy of err located at file and line; non-*Error errors become EINVALID.
+// At returns a copy of err located in file (unless it names a file already);
+// non-*Error errors become EINVALID.
 // Importers use it to add the file name once, at the boundary.
 func At(err error, file string) error {
 	if err == nil {

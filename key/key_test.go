@@ -88,6 +88,17 @@ func TestKey2015SumsToOneAndRespectsCap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The cap: no state gets more than 40+40 % of its pop/GDP effects plus 10 % of
+		// 0.3·b for each corrective term, plus its part of the redistributed residual
+		// (b/2 · residual ≤ b/2 · 0.2). So share ≤ 0.4p + 0.4g + 0.06b + 0.1b.
+		for _, s := range k.Shares {
+			b := new(big.Rat).Add(s.PopulationShare, s.GDPShare)
+			limit := new(big.Rat).Mul(big.NewRat(4, 10), b)
+			limit.Add(limit, new(big.Rat).Mul(big.NewRat(16, 100), b))
+			if s.Share.Cmp(limit) > 0 {
+				t.Fatalf("%s: share %s above the capped maximum %s", s.State, s.Share.FloatString(8), limit.FloatString(8))
+			}
+		}
 		if k.Sum().Cmp(big.NewRat(1, 1)) != 0 {
 			t.Fatalf("2015 key sums to %s", k.Sum().FloatString(12))
 		}

@@ -86,8 +86,9 @@ type State struct {
 
 	// FairShare is the quota apportioned to whole relocations with the chosen method.
 	FairShare int64
-	// FairShareEUR is share × reference EUR, to the cent by largest remainder so that
-	// the states' amounts add up to the reference amount exactly.
+	// FairShareEUR is the fair share in euro: FairShare × the cycle's EUR per
+	// relocation (spec §3: fair_eur = fair_units × 20 000), so that both figures measure
+	// the same obligation; with round-up the total can exceed the reference amount.
 	FairShareEUR solidarity.Cents
 
 	Deductions []solidarity.Deduction // in force at the as-of date
@@ -105,7 +106,8 @@ type State struct {
 	Coverage  *big.Rat
 	Shortfall *big.Rat // max(0, obligation − pledged); nil when unknown (known 0 with no obligation)
 	// MayOfferOffsets is Art. 63(2): the Union condition of 63(1), or (b) the state's own
-	// relocation pledge is at least half its mandatory fair share.
+	// relocation pledge is at least half its mandatory fair share; always No for a
+	// benefitting state, whose route is 63(1).
 	MayOfferOffsets   Tri
 	OwnRelocationHalf Tri // Art. 63(2)(b) alone
 }
@@ -114,8 +116,8 @@ type State struct {
 type Union struct {
 	Reference         solidarity.Numbers
 	Proposal          solidarity.Numbers
-	FairShareTotal    int64 // Σ apportioned fair shares (equals the reference except with round-up)
-	FairShareEURTotal solidarity.Cents
+	FairShareTotal    int64            // Σ apportioned fair shares (equals the reference except with round-up)
+	FairShareEURTotal solidarity.Cents // Σ FairShareEUR
 	ObligationTotal   *big.Rat
 	Pledged           Pledged // known pledges only
 	PledgedUnits      *big.Rat
@@ -152,12 +154,6 @@ func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time
 		return nil, err
 	}
 	quotas, _ := apportion.Quotas(c.Reference.Relocations, k.Weights())
-	// Euro amounts: whole cents by largest remainder, exact total (the one rounding step
-	// for money).
-	cents, err := apportion.Apportion(apportion.LargestRemainder, int64(c.Reference.EUR), k.Weights())
-	if err != nil {
-		return nil, err
-	}
 
 	r := &Result{Cycle: c, Key: k, Method: m, AsOf: asOf}
 	u := &r.Union
@@ -172,7 +168,7 @@ func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time
 
 	for i, sh := range k.Shares {
 		s := State{State: sh.State, Key: sh, Quota: quotas[i], Status: c.Statuses[sh.State],
-			FairShare: fair[i], FairShareEUR: solidarity.Cents(cents[i])}
+			FairShare: fair[i], FairShareEUR: solidarity.Cents(fair[i]) * c.EURPerRelocation}
 		u.FairShareTotal += s.FairShare
 		u.FairShareEURTotal += s.FairShareEUR
 
@@ -202,7 +198,8 @@ func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time
 		u.ObligationTotal.Add(u.ObligationTotal, s.Obligation)
 
 		for _, p := range c.Pledges {
-			if p.State != s.State {
+			// A pledge dated after the as-of day is not yet part of the pool.
+			if p.State != s.State || (!asOf.IsZero() && !p.Date.IsZero() && p.Date.After(asOf)) {
 				continue
 			}
 			s.PledgeKnown = true
@@ -266,6 +263,10 @@ func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time
 	for i := range r.States {
 		s := &r.States[i]
 		switch {
+		case s.Status.Benefitting:
+			// Art. 63(2) is a contributing state's option; a benefitting state requests
+			// offsets under 63(1) instead.
+			s.MayOfferOffsets = No
 		case u.BenefittingMayRequest == Yes || s.OwnRelocationHalf == Yes:
 			s.MayOfferOffsets = Yes
 		case u.BenefittingMayRequest == Unknown || s.OwnRelocationHalf == Unknown:

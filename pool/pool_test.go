@@ -79,7 +79,8 @@ func TestComputeByHand(t *testing.T) {
 	}
 	// IT's pledge is unknown and stays unknown; with nothing to implement, its shortfall
 	// is nevertheless known to be zero.
-	if it.PledgeKnown || it.Coverage != nil || it.PledgedUnits != nil || it.MayOfferOffsets != pool.Unknown {
+	// As a benefitting state, IT does not offer offsets under Art. 63(2).
+	if it.PledgeKnown || it.Coverage != nil || it.PledgedUnits != nil || it.MayOfferOffsets != pool.No {
 		t.Errorf("IT pledge is unknown and must stay unknown: %+v", it)
 	}
 	if it.Shortfall == nil || it.Shortfall.Sign() != 0 {
@@ -131,8 +132,8 @@ func TestArt63UnionThreshold(t *testing.T) {
 		t.Errorf("750 pledged: %s", res.Union.BenefittingMayRequest)
 	}
 	for _, s := range res.States {
-		if s.MayOfferOffsets != pool.Yes {
-			t.Errorf("%s may offer offsets once 63(1) holds: %s", s.State, s.MayOfferOffsets)
+		if want := !s.Status.Benefitting; (s.MayOfferOffsets == pool.Yes) != want {
+			t.Errorf("%s (benefitting %v) may offer offsets once 63(1) holds: %s", s.State, s.Status.Benefitting, s.MayOfferOffsets)
 		}
 	}
 }
@@ -195,8 +196,15 @@ func TestInvariants(t *testing.T) {
 				t.Fatalf("negative shortfall")
 			}
 		}
-		if fair != res.Union.FairShareTotal || ob.Cmp(res.Union.ObligationTotal) != 0 || eur != c.Reference.EUR {
+		if fair != res.Union.FairShareTotal || ob.Cmp(res.Union.ObligationTotal) != 0 || eur != res.Union.FairShareEURTotal {
 			t.Fatalf("totals do not add up")
+		}
+		// Euro and relocations measure the same fair share.
+		if eur != solidarity.Cents(fair)*c.EURPerRelocation {
+			t.Fatalf("fair share in euro %s is not %d relocations × %s", eur, fair, c.EURPerRelocation)
+		}
+		if m != apportion.RoundUp && eur != c.Reference.EUR {
+			t.Fatalf("%s: euro fair shares sum to %s, want %s", m, eur, c.Reference.EUR)
 		}
 		if m != apportion.RoundUp && fair != c.Reference.Relocations {
 			t.Fatalf("%s: fair shares sum to %d, want %d", m, fair, c.Reference.Relocations)

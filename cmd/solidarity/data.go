@@ -30,6 +30,8 @@ shown as missing, never invented.
            (SDMX 2.1 API), SDMX 3.0 CSV (with or without labels), the bulk TSV (plain or
            gzipped) and JSON-stat 2.0, for demo_pjan / demo_gind (JAN) and nama_10_gdp
            (CP_MEUR, B1GQ). A broken file is rejected with its line and nothing is saved.
+           The dataset is saved as <dataset>-<period>.csv (e.g. nama_10_gdp-2024) and used
+           by that id; an earlier import of the same id is kept unless --replace.
 `
 
 func defaultDataDir() string {
@@ -106,13 +108,14 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fs := newFlags("data import", dataHelp, stdout, stderr)
 		out := fs.String("out", defaultDataDir(), "`directory` to save the dataset into")
 		period := fs.String("period", "", "reference `period` to take (default: the latest with data)")
+		replace := fs.Bool("replace", false, "replace an earlier import of the same dataset and period")
 		if err := parse(fs, args[1:], true); err != nil {
 			return err
 		}
 		if fs.NArg() != 1 {
 			return solidarity.Errorf(solidarity.EINVALID, "data import takes one file")
 		}
-		path, d, err := refdata.Import(fs.Arg(0), *out, eurostat.Options{Period: *period})
+		path, d, err := refdata.Import(fs.Arg(0), *out, eurostat.Options{Period: *period}, *replace)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -47,8 +48,16 @@ func runKey(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--format", Message: err.Error()}
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch *which {
 	case "2015":
+		for _, f := range []string{"participating", "population", "gdp"} {
+			if set[f] {
+				return &solidarity.Error{Code: solidarity.EINVALID, Field: "--" + f,
+					Message: "the 2015 key takes its states and figures from --inputs"}
+			}
+		}
 		if *inputs == "" {
 			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--inputs",
 				Message: "the 2015 key needs --inputs FILE (state,population,gdp_meur,asylum_per_million,unemployment_rate)"}
@@ -68,6 +77,9 @@ func runKey(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		return report.FromKey(k, nil, nil).Write(stdout, f)
 	case "ammr":
+		if set["inputs"] {
+			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--inputs", Message: "--inputs is for --key 2015"}
+		}
 	default:
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--key", Message: fmt.Sprintf("unknown key %q (want ammr or 2015)", *which)}
 	}

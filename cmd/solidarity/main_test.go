@@ -78,7 +78,7 @@ func TestPool2026JSON(t *testing.T) {
 func TestBadInputExitsTwoNamingFileLineField(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "what-if.toml")
-	os.WriteFile(bad, []byte("year = 2030\n[reference]\nrelocations = 100\n\n[[pledge]]\nstate = \"NO\"\ntype = \"financial\"\neur = 1\n"), 0o644)
+	os.WriteFile(bad, []byte("year = 2030\n[reference]\nrelocations = 100\neur = 2_000_000\n[[pledge]]\nstate = \"NO\"\ntype = \"financial\"\neur = 1\n"), 0o644)
 	code, out, errs := run(t, "pool", "--cycle", bad)
 	if code != 2 || out != "" || !strings.Contains(errs, "what-if.toml:6") || !strings.Contains(errs, "pledge[0].state") {
 		t.Errorf("exit %d, stderr %q", code, errs)
@@ -103,16 +103,16 @@ func TestImportThenUse(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join("..", "..", "internal", "eurostat", "testdata", "nama_10_gdp.sdmx-csv")
 	code, out, errs := run(t, "data", "import", "--out", dir, src)
-	if code != 0 || !strings.Contains(out, `"eurostat-gdp-2024"`) {
+	if code != 0 || !strings.Contains(out, `"nama_10_gdp-2024"`) {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
 	// Only AT and DE have figures: a key over Part IV must refuse, naming a state.
-	code, _, errs = run(t, "key", "--data-dir", dir, "--gdp", "eurostat-gdp-2024")
+	code, _, errs = run(t, "key", "--data-dir", dir, "--gdp", "nama_10_gdp-2024")
 	if code != 2 || !strings.Contains(errs, "no GDP figure for BE") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 	// Over the two states it covers, it computes.
-	code, out, errs = run(t, "key", "--data-dir", dir, "--gdp", "eurostat-gdp-2024", "--participating", "AT,DE", "--format", "csv")
+	code, out, errs = run(t, "key", "--data-dir", dir, "--gdp", "nama_10_gdp-2024", "--participating", "AT,DE", "--format", "csv")
 	if code != 0 || strings.Count(out, "\n") != 3 {
 		t.Errorf("exit %d: %s %s", code, out, errs)
 	}

@@ -27,7 +27,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
 	year := fs.Int("cycle", 2026, "the `year` the dashboard opens on")
 	logFormat := fs.String("log", "text", "log `format`: text or json")
-	dataDir := fs.String("data-dir", defaultDataDir(), "`directory` of imported datasets")
 	if err := parse(fs, args, false); err != nil {
 		return err
 	}
@@ -44,7 +43,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--log", Message: "want text or json"}
 	}
 	logger := slog.New(h)
-	srv, err := web.New(&catalog.Catalog{DataDir: *dataDir}, logger, *year)
+	// The server serves shipped data only: a request must never reach files on disk.
+	srv, err := web.New(&catalog.Catalog{}, logger, *year)
 	if err != nil {
 		return err
 	}

@@ -117,8 +117,8 @@ type amount struct {
 func (a *amount) UnmarshalTOML(v any) error {
 	switch x := v.(type) {
 	case int64:
-		if x > (1<<62)/100 || x < -(1<<62)/100 {
-			return errors.New("amount out of range")
+		if x > int64(solidarity.MaxCents)/100 || x < -int64(solidarity.MaxCents)/100 {
+			return fmt.Errorf("amount out of range (at most EUR %d)", int64(solidarity.MaxCents)/100)
 		}
 		a.cents, a.set = solidarity.Cents(x*100), true
 		return nil
@@ -144,8 +144,8 @@ func ParseEUR(s string) (solidarity.Cents, error) {
 	if !r.IsInt() {
 		return 0, fmt.Errorf("%q has more than two decimals", s)
 	}
-	if !r.Num().IsInt64() || r.Num().Int64() > 1<<62 || r.Num().Int64() < -(1<<62) {
-		return 0, fmt.Errorf("%q is out of range", s)
+	if !r.Num().IsInt64() || r.Num().Int64() > int64(solidarity.MaxCents) || r.Num().Int64() < -int64(solidarity.MaxCents) {
+		return 0, fmt.Errorf("%q is out of range (at most EUR %d)", s, int64(solidarity.MaxCents)/100)
 	}
 	return solidarity.Cents(r.Num().Int64()), nil
 }
@@ -224,13 +224,13 @@ func Parse(name string, src []byte) (*solidarity.Cycle, error) {
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		k := und[0]
-		plain := plainKey(k)
+		plain := k.String()
 		n := 0
 		for _, x := range md.Keys() {
 			if slices.Equal(x, k) {
 				break
 			}
-			if plainKey(x) == plain {
+			if x.String() == plain {
 				n++
 			}
 		}
@@ -245,10 +245,6 @@ func Parse(name string, src []byte) (*solidarity.Cycle, error) {
 	c.File = name
 	return c, nil
 }
-
-// plainKey drops nothing: TOML keys from MetaData carry no indices, which is the
-// locator's de-indexed form.
-func plainKey(k toml.Key) string { return k.String() }
 
 // validator turns the decoded file into a Cycle, stopping at the first error.
 type validator struct {
@@ -303,10 +299,11 @@ func (v *validator) cycle(f *file) *solidarity.Cycle {
 		c.Deadline = time.Date(f.Year, 12, 31, 0, 0, 0, 0, time.UTC)
 	}
 	if f.EURPerRelocation != nil {
-		if *f.EURPerRelocation <= 0 {
-			v.fail("", "eur_per_relocation", "Art. 12(2), recital 15", "must be a positive number of euros")
+		if *f.EURPerRelocation <= 0 || *f.EURPerRelocation > 1_000_000_000 {
+			v.fail("", "eur_per_relocation", "Art. 12(2), recital 15", "must be a positive number of euros up to 1 000 000 000")
+		} else {
+			c.EURPerRelocation = solidarity.EUR(*f.EURPerRelocation)
 		}
-		c.EURPerRelocation = solidarity.EUR(*f.EURPerRelocation)
 	}
 	if f.Method != "" {
 		m, err := apportion.ParseMethod(f.Method)
@@ -346,6 +343,9 @@ func (v *validator) cycle(f *file) *solidarity.Cycle {
 	if c.Reference.Relocations <= 0 {
 		v.fail("reference", "relocations", "Art. 57(1)", "the reference number of relocations is required and must be positive")
 	}
+	if !f.Reference.EUR.set {
+		v.fail("reference", "eur", "Art. 57(1)", "the reference amount in euro is required (relocations × %s keeps the ratio of recital 15)", c.EURPerRelocation)
+	}
 	if f.SAR != nil {
 		r, err := parseShare(f.SAR.Share)
 		if err != nil {
@@ -359,10 +359,15 @@ func (v *validator) cycle(f *file) *solidarity.Cycle {
 		codes = append(codes, k)
 	}
 	slices.Sort(codes)
+	seenStatus := map[solidarity.MemberState]string{}
 	for _, code := range codes {
 		s := f.Status[code]
 		path := "status." + code
 		m := v.state(path, "", code)
+		if prev, dup := seenStatus[m]; dup && m != "" {
+			v.fail(path, "", "", "%s has two status tables ([status.%s] and [status.%s])", m, prev, code)
+		}
+		seenStatus[m] = code
 		if m != "" && !inSet(m) {
 			v.fail(path, "", "", "%s has a status but is not in the participating set", m)
 		}
@@ -397,8 +402,8 @@ func (v *validator) cycle(f *file) *solidarity.Cycle {
 		}
 		if d.Relocations != 0 {
 			kinds++
-			if d.Relocations < 0 {
-				v.fail(path, "relocations", "Arts. 61–62", "a deduction cannot be negative")
+			if d.Relocations < 0 || d.Relocations > solidarity.MaxRelocations {
+				v.fail(path, "relocations", "Arts. 61–62", "a deduction is between 1 and %d relocations", solidarity.MaxRelocations)
 			}
 		}
 		if kinds != 1 {
@@ -426,8 +431,8 @@ func (v *validator) cycle(f *file) *solidarity.Cycle {
 			if p.EUR.set {
 				v.fail(path, "eur", "Art. 56(2)", "a %s pledge is counted in relocations, not euros", t)
 			}
-			if p.Relocations <= 0 {
-				v.fail(path, "relocations", "Art. 56(2)", "a %s pledge needs a positive number of relocations", t)
+			if p.Relocations <= 0 || p.Relocations > solidarity.MaxRelocations {
+				v.fail(path, "relocations", "Art. 56(2)", "a %s pledge needs a number of relocations between 1 and %d", t, solidarity.MaxRelocations)
 			}
 		default:
 			if p.Relocations != 0 {
@@ -439,23 +444,30 @@ func (v *validator) cycle(f *file) *solidarity.Cycle {
 		}
 		c.Pledges = append(c.Pledges, pl)
 	}
-	// A state recorded as pledging nothing cannot also have pledged something.
+	// A state recorded as pledging nothing cannot also have pledged something, nor be
+	// recorded so twice.
+	some := map[solidarity.MemberState]bool{}
+	for _, p := range c.Pledges {
+		if p.Type != solidarity.NoPledge {
+			some[p.State] = true
+		}
+	}
+	none := map[solidarity.MemberState]bool{}
 	for i, p := range c.Pledges {
 		if p.Type != solidarity.NoPledge {
 			continue
 		}
-		for _, q := range c.Pledges {
-			if q.State == p.State && q.Type != solidarity.NoPledge {
-				v.fail(fmt.Sprintf("pledge[%d]", i), "type", "", "%s is recorded both as pledging nothing and as pledging %s", p.State, q.Type)
-			}
+		if some[p.State] || none[p.State] {
+			v.fail(fmt.Sprintf("pledge[%d]", i), "type", "", "%s is recorded as pledging nothing, and also elsewhere in the file", p.State)
 		}
+		none[p.State] = true
 	}
 	return c
 }
 
 func (v *validator) numbers(path string, n fileNumbers, article string) solidarity.Numbers {
-	if n.Relocations < 0 {
-		v.fail(path, "relocations", article, "must not be negative")
+	if n.Relocations < 0 || n.Relocations > solidarity.MaxRelocations {
+		v.fail(path, "relocations", article, "must be between 0 and %d", solidarity.MaxRelocations)
 	}
 	if n.EUR.cents < 0 {
 		v.fail(path, "eur", article, "must not be negative")
@@ -470,6 +482,11 @@ func Warnings(c *solidarity.Cycle) []string {
 	if c.Proposal.Relocations > 0 && (c.Proposal.Relocations < MinProposalRelocations || c.Proposal.EUR < MinProposalEUR) {
 		w = append(w, fmt.Sprintf("The Commission proposal (%d relocations, %s) is below the minimum of Art. 12(2) (30 000 relocations, EUR 600 million).",
 			c.Proposal.Relocations, c.Proposal.EUR))
+	}
+	for _, d := range c.Deductions {
+		if c.Statuses[d.State].Benefitting {
+			w = append(w, fmt.Sprintf("%s has a deduction but is a benefitting state: Art. 61(1) allows deductions to states that have not used the pool.", d.State))
+		}
 	}
 	for _, n := range []struct {
 		what string

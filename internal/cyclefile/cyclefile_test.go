@@ -99,6 +99,12 @@ func TestParseErrors(t *testing.T) {
 		{"deduction without act", base + "\n[[deduction]]\nstate = \"DE\"\ndate = 2030-01-01\nfull = true\n", "deduction[0].act", 22},
 		{"deduction two kinds", base + "\n[[deduction]]\nstate = \"DE\"\ndate = 2030-01-01\nfull = true\nfraction = \"1/2\"\nact = \"x\"\n", "deduction[0].full", 25},
 		{"status for unknown state", base + "\n[status.UK]\nat_risk = true\n", "status.UK", 22},
+		{"two status tables for one state", base + "\n[status.el]\nat_risk = true\n\n[status.GR]\nbenefitting = true\n", "status.el", 22},
+		{"none twice", base + "\n[[pledge]]\nstate = \"IT\"\ntype = \"none\"\n\n[[pledge]]\nstate = \"IT\"\ntype = \"none\"\n", "pledge[3].type", 28},
+		{"missing reference eur", strings.Replace(base, "[reference]\nrelocations = 30000\neur = 600_000_000", "[reference]\nrelocations = 30000", 1), "reference.eur", 8},
+		{"huge relocations", strings.Replace(base, "relocations = 10", "relocations = 4611686018427387904", 1), "pledge[1].relocations", 20},
+		{"huge euros", strings.Replace(base, "eur = 1000", "eur = 92233720368547758", 1), "pledge.eur", 15},
+		{"huge ratio", "eur_per_relocation = 200000000000000000\n" + base, "eur_per_relocation", 1},
 		{"bad certainty", strings.Replace(base, "eur = 1000", "eur = 1000\ncertainty = \"maybe\"", 1), "pledge[0].certainty", 16},
 	} {
 		_, err := cyclefile.Parse("c.toml", []byte(tc.src))

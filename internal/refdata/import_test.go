@@ -16,16 +16,16 @@ func TestImport(t *testing.T) {
 	out := t.TempDir()
 	tests := []struct {
 		src, period, file string
+		replace           bool
 	}{
-		{"../eurostat/testdata/nama_10_gdp.sdmx-csv", "", "eurostat-gdp-2024.csv"},
-		{"../eurostat/testdata/nama_10_gdp-dense.jsonstat.json", "2023", "eurostat-gdp-2023.csv"},
-		{"../eurostat/testdata/demo_gind.sdmx-csv", "", "eurostat-population-2025-01-01.csv"},
-		{"../eurostat/testdata/nama_10_gdp.tsv.gz", "", "eurostat-gdp-2024.csv"}, // replaces the first
-		{"data/population-2025-01-01-release-2025-07.csv", "", "eurostat-population-2025-01-01.csv"},
+		{"../eurostat/testdata/nama_10_gdp.sdmx-csv", "", "nama_10_gdp-2024.csv", false},
+		{"../eurostat/testdata/nama_10_gdp-dense.jsonstat.json", "2023", "nama_10_gdp-2023.csv", false},
+		{"../eurostat/testdata/demo_gind.sdmx-csv", "", "demo_gind-2025-01-01.csv", false},
+		{"../eurostat/testdata/nama_10_gdp.tsv.gz", "", "nama_10_gdp-2024.csv", true}, // replaces the first
 	}
 	for _, tt := range tests {
 		// out/new does not exist yet: Import creates it.
-		path, d, err := refdata.Import(tt.src, filepath.Join(out, "new"), eurostat.Options{Period: tt.period})
+		path, d, err := refdata.Import(tt.src, filepath.Join(out, "new"), eurostat.Options{Period: tt.period}, tt.replace)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.src, err)
 		}
@@ -44,12 +44,20 @@ func TestImport(t *testing.T) {
 		}
 	}
 	out = filepath.Join(out, "new")
-	if got := listDir(t, out); !slices.Equal(got, []string{"eurostat-gdp-2023.csv", "eurostat-gdp-2024.csv", "eurostat-population-2025-01-01.csv"}) {
+	if got := listDir(t, out); !slices.Equal(got, []string{"demo_gind-2025-01-01.csv", "nama_10_gdp-2023.csv", "nama_10_gdp-2024.csv"}) {
 		t.Errorf("out dir holds %v", got)
 	}
-	// The second gdp-2024 import (bulk TSV) replaced the first (SDMX-CSV).
-	if d := mustLoad(t, filepath.Join(out, "eurostat-gdp-2024.csv"), eurostat.Options{}); !strings.Contains(d.Source, "bulk TSV") {
-		t.Errorf("gdp-2024.csv holds %s", d.Source)
+	// The second 2024 import (bulk TSV) replaced the first (SDMX-CSV), as asked.
+	if d := mustLoad(t, filepath.Join(out, "nama_10_gdp-2024.csv"), eurostat.Options{}); !strings.Contains(d.Source, "bulk TSV") {
+		t.Errorf("nama_10_gdp-2024.csv holds %s", d.Source)
+	}
+	// Without replace, an existing import is kept and the new one refused.
+	if _, _, err := refdata.Import("../eurostat/testdata/nama_10_gdp.sdmx-csv", out, eurostat.Options{}, false); solidarity.ErrorCode(err) != solidarity.ECONFLICT {
+		t.Errorf("overwrite without replace: %v", err)
+	}
+	// A file whose id is a shipped dataset's is refused.
+	if _, _, err := refdata.Import("data/gdp-2024.csv", out, eurostat.Options{}, true); solidarity.ErrorCode(err) != solidarity.ECONFLICT {
+		t.Errorf("import under a shipped id: %v", err)
 	}
 }
 
@@ -57,10 +65,10 @@ func TestImport(t *testing.T) {
 // file, no temporary file left behind, an earlier import intact.
 func TestImportBrokenLeavesNothing(t *testing.T) {
 	out := t.TempDir()
-	if _, _, err := refdata.Import("../eurostat/testdata/nama_10_gdp.sdmx-csv", out, eurostat.Options{}); err != nil {
+	if _, _, err := refdata.Import("../eurostat/testdata/nama_10_gdp.sdmx-csv", out, eurostat.Options{}, false); err != nil {
 		t.Fatal(err)
 	}
-	before, err := os.ReadFile(filepath.Join(out, "eurostat-gdp-2024.csv"))
+	before, err := os.ReadFile(filepath.Join(out, "nama_10_gdp-2024.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +89,7 @@ func TestImportBrokenLeavesNothing(t *testing.T) {
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		path, d, err := refdata.Import(p, out, eurostat.Options{})
+		path, d, err := refdata.Import(p, out, eurostat.Options{}, true)
 		if err == nil {
 			t.Errorf("%s: imported into %s: %+v", name, path, d)
 			continue
@@ -93,18 +101,18 @@ func TestImportBrokenLeavesNothing(t *testing.T) {
 			t.Errorf("%s: error does not name the file: %v", name, err)
 		}
 	}
-	if _, _, err := refdata.Import(filepath.Join(src, "absent.csv"), out, eurostat.Options{}); solidarity.ErrorCode(err) != solidarity.ENOTFOUND {
+	if _, _, err := refdata.Import(filepath.Join(src, "absent.csv"), out, eurostat.Options{}, false); solidarity.ErrorCode(err) != solidarity.ENOTFOUND {
 		t.Errorf("absent file: %v", err)
 	}
 	// outDir is a file: the import fails at the last step, leaving nothing behind.
-	blocker := filepath.Join(out, "eurostat-gdp-2024.csv")
-	if _, _, err := refdata.Import("../eurostat/testdata/nama_10_gdp.sdmx-csv", blocker, eurostat.Options{}); err == nil {
+	blocker := filepath.Join(out, "nama_10_gdp-2024.csv")
+	if _, _, err := refdata.Import("../eurostat/testdata/nama_10_gdp.sdmx-csv", blocker, eurostat.Options{}, true); err == nil {
 		t.Error("import into a file succeeded")
 	}
-	if got := listDir(t, out); !slices.Equal(got, []string{"eurostat-gdp-2024.csv"}) {
+	if got := listDir(t, out); !slices.Equal(got, []string{"nama_10_gdp-2024.csv"}) {
 		t.Errorf("out dir holds %v after failed imports", got)
 	}
-	after, _ := os.ReadFile(filepath.Join(out, "eurostat-gdp-2024.csv"))
+	after, _ := os.ReadFile(filepath.Join(out, "nama_10_gdp-2024.csv"))
 	if string(after) != string(before) {
 		t.Error("a failed import changed gdp-2024.csv")
 	}

@@ -34,15 +34,18 @@ func Load(name string, r io.Reader, opt eurostat.Options) (*solidarity.Dataset, 
 }
 
 // Import reads src (any format Load accepts), checks it and saves it in our provenance
-// CSV format as outDir/<indicator>-<period>.csv, replacing an earlier import of the same
-// period. It returns the path written and the dataset as read from src.
+// CSV format as outDir/<id>.csv, where id is the dataset's own id (for Eurostat files
+// "<dataset>-<period>", e.g. nama_10_gdp-2024), which never equals a shipped id. An
+// earlier import with the same id is replaced only when replace is true, so a partial
+// download cannot silently take the place of a complete one. It returns the path
+// written and the dataset as read from src.
 //
 // The file is written atomically (temporary file, fsync, rename): on any error, nothing
 // in outDir changes. outDir is created if needed. Errors about src are *solidarity.Error
 // of code EINVALID (ENOTFOUND when src does not exist); failures to write are returned
 // as they come, which solidarity.ErrorCode reports as EINTERNAL. Before writing, Import reads its own output back and requires the
 // same observations, so that what is saved is exactly what was checked.
-func Import(src, outDir string, opt eurostat.Options) (string, *solidarity.Dataset, error) {
+func Import(src, outDir string, opt eurostat.Options, replace bool) (string, *solidarity.Dataset, error) {
 	f, err := os.Open(src)
 	if err != nil {
 		code := solidarity.EINVALID
@@ -72,8 +75,11 @@ func Import(src, outDir string, opt eurostat.Options) (string, *solidarity.Datas
 	if err := Write(&buf, d); err != nil {
 		return "", nil, solidarity.At(err, src)
 	}
-	// The "eurostat-" prefix keeps imports apart from the shipped ids (gdp-2024, ...).
-	base := fmt.Sprintf("eurostat-%s-%s.csv", d.Indicator, period)
+	if _, shipped := Lookup(d.ID); shipped {
+		return "", nil, &solidarity.Error{Code: solidarity.ECONFLICT, File: src,
+			Message: fmt.Sprintf("dataset id %q is a shipped dataset; rename the file to import it", d.ID)}
+	}
+	base := d.ID + ".csv"
 	back, err := ParseCSV(base, bytes.NewReader(buf.Bytes()), eurostat.Options{})
 	if err != nil {
 		return "", nil, fmt.Errorf("refdata: import of %s does not read back: %w", src, err)
@@ -87,6 +93,10 @@ func Import(src, outDir string, opt eurostat.Options) (string, *solidarity.Datas
 		return "", nil, fmt.Errorf("refdata: import of %s: %w", src, err)
 	}
 	path := filepath.Join(outDir, base)
+	if _, err := os.Stat(path); err == nil && !replace {
+		return "", nil, &solidarity.Error{Code: solidarity.ECONFLICT, File: src,
+			Message: fmt.Sprintf("%s exists already; pass --replace to replace it", path)}
+	}
 	if err := writeAtomic(path, buf.Bytes()); err != nil {
 		return "", nil, fmt.Errorf("refdata: import of %s: saving %s: %w", src, path, err)
 	}

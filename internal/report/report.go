@@ -35,16 +35,26 @@ func num(r *big.Rat, decimals int) *Num {
 	return &n
 }
 
+// FormatEUR renders an amount written by EUR for people: "EUR 1,234,567.89"
+// (solidarity.Cents.String, the one place money is formatted).
+func FormatEUR(n Num) string {
+	r, ok := new(big.Rat).SetString(string(n))
+	if !ok {
+		return string(n)
+	}
+	r.Mul(r, big.NewRat(100, 1))
+	return solidarity.Cents(r.Num().Int64() / r.Denom().Int64()).String()
+}
+
 // EUR renders cents as a JSON number with two decimals.
 func EUR(c solidarity.Cents) Num { return eur(c) }
 
-func eur(c solidarity.Cents) Num { return Num(fmt.Sprintf("%d.%02d", int64(c)/100, abs(int64(c)%100))) }
-
-func abs(x int64) int64 {
-	if x < 0 {
-		return -x
+func eur(c solidarity.Cents) Num {
+	sign, v := "", int64(c)
+	if v < 0 {
+		sign, v = "-", -v
 	}
-	return x
+	return Num(fmt.Sprintf("%s%d.%02d", sign, v/100, v%100))
 }
 
 func date(t time.Time) string {
@@ -193,6 +203,7 @@ type PoolState struct {
 	FairShareEUR      Num         `json:"fair_share_eur"`
 	Deducted          *Num        `json:"deducted"`
 	Obligation        *Num        `json:"obligation"`
+	HasObligation     bool        `json:"has_obligation"` // obligation > 0 (exact, not the rounded figure)
 	PledgeKnown       bool        `json:"pledge_known"`
 	Pledged           *Pledged    `json:"pledged"`
 	PledgedUnits      *Num        `json:"pledged_units"`
@@ -213,6 +224,7 @@ type Union struct {
 	FairShareEURTotal     Num      `json:"fair_share_eur_total"`
 	ObligationTotal       *Num     `json:"obligation_total"`
 	PledgedKnown          Pledged  `json:"pledged_known"`
+	RelocationPledges     int64    `json:"relocation_pledges_known"` // applicants + beneficiaries, the Art. 63(1) count
 	PledgedUnitsKnown     *Num     `json:"pledged_units_known"`
 	UnknownPledges        []string `json:"unknown_pledges"`
 	SARRelocations        *Num     `json:"sar_relocations,omitempty"`
@@ -280,7 +292,7 @@ func FromPool(r *pool.Result, pop, gdp *solidarity.Dataset, warnings []string) *
 	for _, s := range r.States {
 		ps := PoolState{KeyShare: keyShare(s.Key), Statuses: statuses(s.Status), Benefitting: s.Status.Benefitting,
 			Quota: num(s.Quota, unitDecimals), FairShare: s.FairShare, FairShareEUR: eur(s.FairShareEUR),
-			Deducted: num(s.Deducted, unitDecimals), Obligation: num(s.Obligation, unitDecimals),
+			Deducted: num(s.Deducted, unitDecimals), Obligation: num(s.Obligation, unitDecimals), HasObligation: s.Obligation.Sign() > 0,
 			PledgeKnown: s.PledgeKnown, PledgedUnits: num(s.PledgedUnits, unitDecimals),
 			Coverage: num(s.Coverage, 4), Shortfall: num(s.Shortfall, unitDecimals),
 			MayOfferOffsets: tri(s.MayOfferOffsets), OwnRelocationHalf: tri(s.OwnRelocationHalf),
@@ -313,7 +325,7 @@ func FromPool(r *pool.Result, pop, gdp *solidarity.Dataset, warnings []string) *
 		Proposal:       Numbers{Relocations: u.Proposal.Relocations, EUR: eur(u.Proposal.EUR), Fact: fact(u.Proposal.Fact)},
 		Reference:      Numbers{Relocations: u.Reference.Relocations, EUR: eur(u.Reference.EUR), Fact: fact(u.Reference.Fact)},
 		FairShareTotal: u.FairShareTotal, FairShareEURTotal: eur(u.FairShareEURTotal),
-		ObligationTotal: num(u.ObligationTotal, unitDecimals), PledgedKnown: pledged(u.Pledged),
+		ObligationTotal: num(u.ObligationTotal, unitDecimals), PledgedKnown: pledged(u.Pledged), RelocationPledges: u.Pledged.Relocations(),
 		PledgedUnitsKnown: num(u.PledgedUnits, unitDecimals), UnknownPledges: []string{},
 		SARRelocations: num(u.SARRelocations, unitDecimals), SARShare: num(c.SARShare, 4),
 		OffsetThreshold: num(u.OffsetThreshold, unitDecimals), BenefittingMayRequest: tri(u.BenefittingMayRequest),

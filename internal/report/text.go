@@ -58,7 +58,7 @@ func (p *Pool) rows() [][]string {
 			status = "-"
 		}
 		cov := pct(s.Coverage, s.PledgeKnown)
-		if s.Obligation != nil && string(*s.Obligation) == "0.00" {
+		if !s.HasObligation {
 			cov = "n/a"
 		}
 		out = append(out, []string{s.State, s.Name, str(s.SharePercent), str(s.Quota), fmt.Sprint(s.FairShare),
@@ -83,8 +83,8 @@ func (p *Pool) Write(w io.Writer, f Format) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(w, "%s\n", p.Cycle.Title)
-	fmt.Fprintf(w, "Reference number (Art. 57(1)): %d relocations or EUR %s; Commission proposal (Art. 12(2)): %d relocations or EUR %s\n",
-		p.Union.Reference.Relocations, p.Union.Reference.EUR, p.Union.Proposal.Relocations, p.Union.Proposal.EUR)
+	fmt.Fprintf(w, "Reference number (Art. 57(1)): %d relocations or %s; Commission proposal (Art. 12(2)): %d relocations or %s\n",
+		p.Union.Reference.Relocations, FormatEUR(p.Union.Reference.EUR), p.Union.Proposal.Relocations, FormatEUR(p.Union.Proposal.EUR))
 	fmt.Fprintf(w, "Apportionment: %s\n\n", p.MethodDescription)
 	fmt.Fprintln(tw, strings.Join([]string{"State", "Name", "Share %", "Quota", "Fair share", "Fair share EUR", "Status",
 		"Deducted", "Obligation", "Pledged", "Coverage", "Shortfall", "Art.63(2)"}, "\t")+"\t")
@@ -97,7 +97,7 @@ func (p *Pool) Write(w io.Writer, f Format) error {
 		return err
 	}
 	fmt.Fprintf(w, "\nArt. 63(1): relocation pledges %d vs threshold %s (50%% of the Commission-proposed %d): benefitting states may request offsets: %s\n",
-		p.Union.PledgedKnown.RelocationApplicants+p.Union.PledgedKnown.RelocationBeneficiaries, str(p.Union.OffsetThreshold),
+		p.Union.RelocationPledges, str(p.Union.OffsetThreshold),
 		p.Union.Proposal.Relocations, p.Union.BenefittingMayRequest)
 	if p.Union.SARShare != nil {
 		fmt.Fprintf(w, "SAR indicative share (Art. 57(2)): %s of the pool = %s relocations [%s]\n", str(p.Union.SARShare), str(p.Union.SARRelocations), p.Union.SARFact.Certainty)

@@ -7,10 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
 	"solidarity"
+	"solidarity/apportion"
 	"solidarity/internal/catalog"
 	"solidarity/internal/cyclefile"
 	"solidarity/internal/refdata"
@@ -140,7 +142,7 @@ func (s *Server) handlePoolPost(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	// Only shipped or imported datasets by id: a request must not name server files.
+	// Only shipped datasets by id: a request must never name a file on the server.
 	for _, ref := range []string{cy.PopulationData, cy.GDPData} {
 		if _, ok := refdata.Lookup(ref); !ok {
 			s.apiError(w, r, &solidarity.Error{Code: solidarity.EINVALID, File: "request body", Field: "population/gdp",
@@ -165,7 +167,7 @@ func (s *Server) handleKey(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, ref := range []string{q.Get("population"), q.Get("gdp")} {
 		if _, ok := refdata.Lookup(ref); ref != "" && !ok {
-			s.apiError(w, r, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "dataset", Message: fmt.Sprintf("no shipped dataset %q", ref)})
+			s.apiError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Field: "dataset", Message: fmt.Sprintf("no shipped dataset %q", ref)})
 			return
 		}
 	}
@@ -186,9 +188,20 @@ type DatasetSummary struct {
 func (s *Server) handleDatasets(w http.ResponseWriter, r *http.Request) {
 	out := []DatasetSummary{}
 	for _, d := range refdata.Builtin() {
-		out = append(out, DatasetSummary{Dataset: *report.FromDataset(d), States: len(d.Rows) - len(d.Missing(solidarity.MemberStates()))})
+		out = append(out, DatasetSummary{Dataset: *report.FromDataset(d), States: withFigure(d)})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"datasets": out})
+}
+
+// withFigure counts the Member States that have a figure in d.
+func withFigure(d *solidarity.Dataset) int {
+	n := 0
+	for _, o := range d.Rows {
+		if o.Value != nil {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Server) handleDataset(w http.ResponseWriter, r *http.Request) {
@@ -228,17 +241,14 @@ func (s *Server) handlePoolPage(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, err)
 		return
 	}
-	mode := r.URL.Query().Get("mode")
-	if mode == "" {
-		mode = ModeShare
-	}
-	mv, err := s.mapView(p, mode, r.URL.Query().Get("method"))
+	v := viewOf(r, p)
+	mv, err := s.mapView(p, v)
 	if err != nil {
 		s.pageError(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "pool.html", poolPage{Title: p.Cycle.Title, Pool: p, Map: mv,
-		Methods: methodLinks(p, mode), Cycles: cycleLinks(p.Cycle.Year)})
+	s.render(w, r, http.StatusOK, "pool.html", poolPage{Title: p.Cycle.Title, Pool: p, Map: mv, View: v,
+		Methods: methodLinks(v), Cycles: cycleLinks(p.Cycle.Year)})
 }
 
 func (s *Server) handleStatePage(w http.ResponseWriter, r *http.Request) {
@@ -248,13 +258,14 @@ func (s *Server) handleStatePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.render(w, r, http.StatusOK, "state.html", statePage{Title: st.Name + " — " + p.Cycle.Title, Pool: p, State: st,
-		Query: r.URL.RawQuery})
+		View: viewOf(r, p)})
 }
 
 type poolPage struct {
 	Title   string
 	Pool    *report.Pool
 	Map     *mapView
+	View    view
 	Methods []link
 	Cycles  []link
 }
@@ -263,18 +274,62 @@ type statePage struct {
 	Title string
 	Pool  *report.Pool
 	State report.PoolState
-	Query string
+	View  view
+}
+
+// view is what a page shows: a cycle under a method, a map mode, as of a day. Every
+// link a page draws keeps it, so that a click never silently changes the figures.
+type view struct {
+	Year               int
+	Method, Mode, AsOf string
+}
+
+func viewOf(r *http.Request, p *report.Pool) view {
+	q := r.URL.Query()
+	v := view{Year: p.Cycle.Year, Method: p.Method, Mode: q.Get("mode"), AsOf: q.Get("as_of")}
+	if v.Mode == "" {
+		v.Mode = ModeShare
+	}
+	return v
+}
+
+// with returns a copy of v with one setting changed.
+func (v view) with(key, value string) view {
+	switch key {
+	case "method":
+		v.Method = value
+	case "mode":
+		v.Mode = value
+	}
+	return v
+}
+
+// Pool is the dashboard URL of v; State the page of one state.
+func (v view) Pool() string { return fmt.Sprintf("/pool/%d?%s", v.Year, v.query()) }
+func (v view) State(m string) string {
+	return fmt.Sprintf("/pool/%d/states/%s?%s", v.Year, m, v.query())
+}
+func (v view) API() string { return fmt.Sprintf("/api/v1/cycles/%d/pool?%s", v.Year, v.query()) }
+
+func (v view) query() string {
+	q := url.Values{}
+	q.Set("method", v.Method)
+	q.Set("mode", v.Mode)
+	if v.AsOf != "" {
+		q.Set("as_of", v.AsOf)
+	}
+	return q.Encode()
 }
 
 type link struct {
-	Label, Href string
-	Current     bool
+	Label, Href, Mode string
+	Current           bool
 }
 
-func methodLinks(p *report.Pool, mode string) []link {
+func methodLinks(v view) []link {
 	var out []link
-	for _, m := range []string{"round-up", "largest-remainder", "webster"} {
-		out = append(out, link{Label: m, Href: fmt.Sprintf("/pool/%d?method=%s&mode=%s", p.Cycle.Year, m, mode), Current: m == p.Method})
+	for _, m := range apportion.Methods() {
+		out = append(out, link{Label: string(m), Href: v.with("method", string(m)).Pool(), Current: string(m) == v.Method})
 	}
 	return out
 }

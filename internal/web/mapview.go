@@ -63,19 +63,16 @@ var (
 	}
 )
 
-func (s *Server) mapView(p *report.Pool, mode, method string) (*mapView, error) {
+func (s *Server) mapView(p *report.Pool, v view) (*mapView, error) {
+	mode := v.Mode
 	switch mode {
 	case ModeShare, ModeCoverage, ModePledge:
 	default:
 		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "mode", Message: fmt.Sprintf("unknown map mode %q (want share, coverage or pledge)", mode)}
 	}
 	mv := &mapView{Mode: mode, ViewBox: s.europe.ViewBox}
-	q := ""
-	if method != "" {
-		q = "&method=" + method
-	}
 	for _, m := range []struct{ mode, label string }{{ModeShare, "Fair share"}, {ModeCoverage, "Coverage"}, {ModePledge, "Pledge type"}} {
-		mv.Modes = append(mv.Modes, link{Label: m.label, Href: fmt.Sprintf("/pool/%d?mode=%s%s", p.Cycle.Year, m.mode, q), Current: m.mode == mode})
+		mv.Modes = append(mv.Modes, link{Label: m.label, Mode: m.mode, Href: v.with("mode", m.mode).Pool(), Current: m.mode == mode})
 	}
 
 	// Share classes: six equal intervals from 0 to the largest share.
@@ -111,7 +108,7 @@ func (s *Server) mapView(p *report.Pool, mode, method string) (*mapView, error) 
 			if ok {
 				rg.Participates = true
 				rg.Class = "region member participating shaded"
-				rg.Href = fmt.Sprintf("/pool/%d/states/%s%s", p.Cycle.Year, st.State, qs(method))
+				rg.Href = v.State(st.State)
 				rg.Fill, rg.Value = fill(mode, st, step)
 				rg.Title = fmt.Sprintf("%s: %s", st.Name, rg.Value)
 			}
@@ -121,18 +118,11 @@ func (s *Server) mapView(p *report.Pool, mode, method string) (*mapView, error) 
 	return mv, nil
 }
 
-func qs(method string) string {
-	if method == "" {
-		return ""
-	}
-	return "?method=" + method
-}
-
 func fill(mode string, st report.PoolState, step float64) (string, string) {
 	switch mode {
 	case ModeCoverage:
 		// No obligation is a fact whatever the pledge: check it first.
-		if f64(st.Obligation) == 0 {
+		if !st.HasObligation {
 			return noObligation.Fill, "no obligation"
 		}
 		if !st.PledgeKnown {
@@ -182,21 +172,7 @@ var funcs = template.FuncMap{
 	},
 	"thousands": thousands,
 	"deref":     func(n *report.Num) report.Num { return *n },
-	"eur": func(n report.Num) string {
-		s := string(n)
-		whole, frac := s, ""
-		for i := range s {
-			if s[i] == '.' {
-				whole, frac = s[:i], s[i:]
-				break
-			}
-		}
-		if frac == ".00" {
-			frac = ""
-		}
-		w, _ := strconv.ParseInt(whole, 10, 64)
-		return "EUR " + thousands(w) + frac
-	},
+	"eur":       report.FormatEUR,
 }
 
 func thousands(v int64) string {

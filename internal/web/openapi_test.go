@@ -105,7 +105,7 @@ func TestContract(t *testing.T) {
 		{name: "key eu27", method: "GET", target: "/api/v1/key?participating=eu27", status: 200, check: checkKey(27)},
 		{name: "key codes", method: "GET", target: "/api/v1/key?participating=de,fr,gr&population=population-2025-01-01&gdp=gdp-2024", status: 200, check: checkKey(3)},
 		{name: "key bad state", method: "GET", target: "/api/v1/key?participating=DE,XX", status: 400, errorField: "participating"},
-		{name: "key unknown dataset", method: "GET", target: "/api/v1/key?population=no-such-dataset", status: 404, errorField: "dataset"},
+		{name: "key unknown dataset", method: "GET", target: "/api/v1/key?population=no-such-dataset", status: 400, errorField: "dataset"},
 		{name: "key wrong indicator", method: "GET", target: "/api/v1/key?population=gdp-2024", status: 400, errorField: "population"},
 		{name: "key missing figures", method: "GET", target: "/api/v1/key?gdp=gdp-2024-official-partial", status: 400, errorField: "gdp"},
 		{name: "pool unknown year", method: "GET", target: "/api/v1/cycles/2025/pool", status: 404},

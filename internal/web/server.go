@@ -100,7 +100,11 @@ func (s *Server) routes() http.Handler {
 
 	var h http.Handler = mux
 	h = http.MaxBytesHandler(h, 1<<20)
-	h = http.NewCrossOriginProtection().Handler(h)
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.apiError(w, r, &solidarity.Error{Code: solidarity.EUNAUTHORIZED, Message: "cross-origin request refused"})
+	}))
+	h = cop.Handler(h)
 	h = securityHeaders(h)
 	h = s.logRequests(h)
 	return h
