@@ -57,7 +57,7 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tINDICATOR\tSTATES\tMISSING\tVINTAGE")
+		fmt.Fprintln(tw, "ID\tINDICATOR\tWITH FIGURE\tMISSING\tVINTAGE")
 		list := refdata.Builtin()
 		matches, _ := filepath.Glob(filepath.Join(*dir, "*.csv"))
 		cat := &catalog.Catalog{DataDir: *dir}
@@ -67,7 +67,8 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			}
 		}
 		for _, d := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", d.ID, d.Indicator, len(d.Rows), len(d.Missing(solidarity.MemberStates())), d.Vintage)
+			missing := len(d.Missing(solidarity.MemberStates()))
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", d.ID, d.Indicator, 27-missing, missing, d.Vintage)
 		}
 		return tw.Flush()
 	case "show":
