@@ -12,7 +12,10 @@ const (
 	ENOTFOUND     = "not_found"    // the named thing does not exist
 	ECONFLICT     = "conflict"     // the request contradicts the current state
 	EUNAUTHORIZED = "unauthorized" // the actor may not do this
-	EINTERNAL     = "internal"     // a bug or an environment failure; details stay in logs
+	// EUNAUTHENTICATED says no valid credentials came with the request (HTTP 401),
+	// where EUNAUTHORIZED says the known actor may not do it (HTTP 403).
+	EUNAUTHENTICATED = "unauthenticated"
+	EINTERNAL        = "internal" // a bug or an environment failure; details stay in logs
 )
 
 // Error is the single error type of solidarity. Where says where bad input was found

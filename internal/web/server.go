@@ -150,6 +150,8 @@ func HTTPStatus(code string) int {
 		return http.StatusConflict
 	case solidarity.EUNAUTHORIZED:
 		return http.StatusForbidden
+	case solidarity.EUNAUTHENTICATED:
+		return http.StatusUnauthorized
 	}
 	return http.StatusInternalServerError
 }
