@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"text/tabwriter"
 
 	"solidarity"
 )
@@ -30,6 +31,14 @@ Commands:
   data      list, show and import reference data (population, GDP)
   cycles    list the shipped cycles
 
+The ledger (a SQLite file by default, or PostgreSQL with --db postgres://...):
+  ledger    verify the hash chain, export it as JSON lines
+  balances  who owes what today: fair share, obligation, pledged, delivered, pace
+  cycle, status, pledge, deduction, offset, deliver
+            record one entry (see 'solidarity pledge --help')
+  user, token
+            add users and API tokens to a local database
+
 Run 'solidarity <command> --help' for the flags of a command.
 `
 
@@ -37,11 +46,27 @@ Run 'solidarity <command> --help' for the flags of a command.
 type command func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 var commands = map[string]command{
-	"serve":  runServe,
-	"pool":   runPool,
-	"key":    runKey,
-	"data":   runData,
-	"cycles": runCycles,
+	"serve":     runServe,
+	"pool":      runPool,
+	"key":       runKey,
+	"data":      runData,
+	"cycles":    runCycles,
+	"ledger":    runLedger,
+	"user":      runUser,
+	"token":     runToken,
+	"balances":  writeCommand("balances"),
+	"cycle":     writeCommand("cycle"),
+	"status":    writeCommand("status"),
+	"pledge":    writeCommand("pledge"),
+	"deduction": writeCommand("deduction"),
+	"offset":    writeCommand("offset"),
+	"deliver":   writeCommand("deliver"),
+}
+
+func writeCommand(name string) command {
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		return runWrite(ctx, args, stdout, stderr, name)
+	}
 }
 
 func main() {
@@ -112,4 +137,8 @@ func parse(fs *flag.FlagSet, args []string, allowArgs bool) error {
 		return solidarity.Errorf(solidarity.EINVALID, "unexpected argument %q", fs.Arg(0))
 	}
 	return nil
+}
+
+func newTable(w io.Writer) *tabwriter.Writer {
+	return tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 }

@@ -157,7 +157,7 @@ func TestServe(t *testing.T) {
 	done := make(chan int)
 	go func() {
 		var out, errb bytes.Buffer
-		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--log", "json"}, &out, &errb)
+		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--log", "json", "--db", filepath.Join(t.TempDir(), "s.db")}, &out, &errb)
 	}()
 	var addr string
 	for range 200 {
@@ -182,5 +182,60 @@ func TestServe(t *testing.T) {
 	cancel()
 	if code := <-done; code != 0 {
 		t.Errorf("serve exited %d", code)
+	}
+}
+
+// The CLI drives a remote server with a token exactly as it drives a local database.
+func TestRemoteCLI(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	addrFile := filepath.Join(dir, "addr")
+	t.Setenv("SOLIDARITY_ADDR_FILE", addrFile)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() {
+		var out, errb bytes.Buffer
+		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--demo=false"}, &out, &errb)
+	}()
+	defer func() { cancel(); <-done }()
+	var addr string
+	for range 500 {
+		if b, err := os.ReadFile(addrFile); err == nil && len(b) > 0 {
+			addr = string(b)
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if addr == "" {
+		t.Fatal("server did not start")
+	}
+	server := "http://" + addr
+	if code, _, errs := run(t, "user", "add", "--db", db, "--name", "off-de", "--role", "officer", "--state", "DE"); code != 0 {
+		t.Fatal(errs)
+	}
+	_, tok, _ := run(t, "token", "create", "--db", db, "--name", "off-de")
+	tok = strings.TrimSpace(tok)
+	code, out, errs := run(t, "pledge", "add", "--server", server, "--token", tok, "--cycle", "2026", "--state", "DE",
+		"--type", "relocation-applicants", "--relocations", "300", "--key", "r1")
+	if code != 0 || !strings.Contains(out, "pledge.made DE") {
+		t.Fatalf("remote pledge: %d %s %s", code, out, errs)
+	}
+	code, out, _ = run(t, "pledge", "add", "--server", server, "--token", tok, "--cycle", "2026", "--state", "DE",
+		"--type", "relocation-applicants", "--relocations", "300", "--key", "r1")
+	if code != 0 || !strings.Contains(out, "already recorded") {
+		t.Fatalf("remote retry: %d %s", code, out)
+	}
+	// The officer of DE may not pledge for FR: the server's 403 is exit code 2.
+	code, _, errs = run(t, "pledge", "add", "--server", server, "--token", tok, "--cycle", "2026", "--state", "FR", "--type", "financial", "--eur", "1")
+	if code != 2 || !strings.Contains(errs, "not allowed") {
+		t.Fatalf("remote pledge for another state: %d %s", code, errs)
+	}
+	code, out, errs = run(t, "balances", "--server", server, "--cycle", "2026", "--format", "json")
+	if code != 0 || !strings.Contains(out, `"relocation_applicants": 300`) {
+		t.Fatalf("remote balances: %d %.300s %s", code, out, errs)
+	}
+	// A bad token is refused.
+	if code, _, _ := run(t, "balances", "--server", server, "--token", "nope", "--cycle", "2026"); code != 2 {
+		t.Fatalf("bad token: exit %d", code)
 	}
 }

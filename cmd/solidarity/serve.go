@@ -10,16 +10,23 @@ import (
 	"slices"
 
 	"solidarity"
+	"solidarity/internal/app"
 	"solidarity/internal/catalog"
 	"solidarity/internal/cyclefile"
 	"solidarity/internal/web"
 )
 
-const serveHelp = `Usage: solidarity serve [--addr 127.0.0.1:8080] [--cycle YEAR] [--log text|json]
+const serveHelp = `Usage: solidarity serve [--addr 127.0.0.1:8080] [--db DSN] [--demo] [--cycle YEAR] [--log text|json]
 
 Serves the pool dashboard (table and map of Europe coloured by fair share, coverage or
-pledge type), a page per state, the JSON API under /api/v1, the OpenAPI document at
-/openapi.yaml and the health probe /healthz. Runs on embedded data: nothing to install.
+pledge type) with live balances from the ledger, a page per state with its pledges,
+deliveries and pace, the ledger view, the JSON API under /api/v1, the OpenAPI document at
+/openapi.yaml, Prometheus metrics at /metrics and the probes /healthz and /readyz.
+
+--db is a SQLite file (default $SOLIDARITY_DB or ./solidarity.db, created on first use)
+or a postgres:// URL. A new ledger is seeded with the shipped cycles; with --demo (the
+default) a database without users also gets one user per role, whose passwords are
+printed once on standard output.
 `
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -27,6 +34,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
 	year := fs.Int("cycle", 2026, "the `year` the dashboard opens on")
 	logFormat := fs.String("log", "text", "log `format`: text or json")
+	dsn := fs.String("db", "", "database: a SQLite `file` or a postgres:// URL")
+	demo := fs.Bool("demo", true, "seed demonstration users into a database that has none")
 	if err := parse(fs, args, false); err != nil {
 		return err
 	}
@@ -43,13 +52,30 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--log", Message: "want text or json"}
 	}
 	logger := slog.New(h)
-	// The server serves shipped data only: a request must never reach files on disk.
-	srv, err := web.New(&catalog.Catalog{}, logger, *year)
+
+	svc, err := app.Service(ctx, app.DSN(*dsn))
+	if err != nil {
+		return err
+	}
+	defer svc.Store.Close()
+	creds, err := app.Seed(ctx, svc, *demo)
+	if err != nil {
+		return err
+	}
+	if len(creds) > 0 {
+		fmt.Fprintln(stdout, "Demonstration users (shown once; log in at /login):")
+		for _, c := range creds {
+			fmt.Fprintf(stdout, "  %-12s %-11s %-3s password %s\n", c.Name, c.Role, c.State, c.Password)
+		}
+	}
+	// The server serves shipped reference data only: a request must never reach files
+	// on disk.
+	srv, err := web.New(&catalog.Catalog{}, logger, *year, web.WithLedger(svc))
 	if err != nil {
 		return err
 	}
 	return srv.ListenAndServe(ctx, *addr, func(a net.Addr) {
-		logger.Info("serving", slog.String("url", "http://"+a.String()+"/"))
+		logger.Info("serving", slog.String("url", "http://"+a.String()+"/"), slog.Bool("postgres", app.IsPostgres(app.DSN(*dsn))))
 		if f := os.Getenv("SOLIDARITY_ADDR_FILE"); f != "" {
 			// Lets tests that start the binary on :0 find the port.
 			os.WriteFile(f, []byte(a.String()), 0o644)

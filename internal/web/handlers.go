@@ -2,12 +2,14 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"solidarity/apportion"
 	"solidarity/internal/catalog"
 	"solidarity/internal/cyclefile"
+	"solidarity/internal/ledgersvc"
 	"solidarity/internal/refdata"
 	"solidarity/internal/report"
 )
@@ -223,8 +226,27 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if solidarity.UserFromContext(r.Context()) != nil {
+		w.Header().Set("Cache-Control", "private, no-store") // a page for one user
+	}
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
+}
+
+// base is what the layout of every page needs: the title and who is logged in.
+type base struct {
+	Title  string
+	User   *solidarity.User
+	Ledger bool // the server has a ledger: login, the ledger view
+}
+
+func (s *Server) base(r *http.Request, title string) base {
+	return base{Title: title, User: solidarity.UserFromContext(r.Context()), Ledger: s.ledger != nil}
+}
+
+type errorPage struct {
+	base
+	Message, Code string
 }
 
 func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
@@ -232,11 +254,39 @@ func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == solidarity.EINTERNAL {
 		s.Logger.Error("internal error", slog.String("path", r.URL.Path), slog.Any("err", err))
 	}
-	s.render(w, r, HTTPStatus(code), "error.html", map[string]any{"Title": "Error", "Message": solidarity.ErrorMessage(err), "Code": code})
+	title := "Error"
+	switch code {
+	case solidarity.EUNAUTHORIZED:
+		title = "Not allowed"
+	case solidarity.ENOTFOUND:
+		title = "Not found"
+	}
+	s.render(w, r, HTTPStatus(code), "error.html", errorPage{base: s.base(r, title), Message: solidarity.ErrorMessage(err), Code: code})
+}
+
+// pageServiceError answers a service error on a page: the public is sent to log in,
+// a known user who may not gets 403.
+func (s *Server) pageServiceError(w http.ResponseWriter, r *http.Request, err error) {
+	if solidarity.ErrorCode(err) == solidarity.EUNAUTHORIZED && solidarity.UserFromContext(r.Context()) == nil {
+		s.toLogin(w, r)
+		return
+	}
+	s.pageError(w, r, err)
+}
+
+// pages wraps a page handler that needs the ledger: 404 without one.
+func (s *Server) pages(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.ledger == nil {
+			s.pageError(w, r, errNoLedger)
+			return
+		}
+		h(w, r)
+	}
 }
 
 func (s *Server) handlePoolPage(w http.ResponseWriter, r *http.Request) {
-	p, err := s.shippedPool(r)
+	p, live, err := s.dashboardPool(r)
 	if err != nil {
 		s.pageError(w, r, err)
 		return
@@ -247,34 +297,42 @@ func (s *Server) handlePoolPage(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "pool.html", poolPage{Title: p.Cycle.Title, Pool: p, Map: mv, View: v,
-		Methods: methodLinks(v), Cycles: cycleLinks(p.Cycle.Year)})
+	s.render(w, r, http.StatusOK, "pool.html", poolPage{base: s.base(r, p.Cycle.Title), Pool: p, Map: mv, View: v,
+		Methods: methodLinks(v), Cycles: s.cycleLinks(r.Context(), p.Cycle.Year), Live: live})
 }
 
 func (s *Server) handleStatePage(w http.ResponseWriter, r *http.Request) {
-	p, st, err := s.poolState(r)
+	page, err := s.statePage(r)
 	if err != nil {
 		s.pageError(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "state.html", statePage{Title: st.Name + " — " + p.Cycle.Title, Pool: p, State: st,
-		View: viewOf(r, p)})
+	s.render(w, r, http.StatusOK, "state.html", page)
 }
 
 type poolPage struct {
-	Title   string
+	base
 	Pool    *report.Pool
 	Map     *mapView
 	View    view
 	Methods []link
 	Cycles  []link
+	Live    *live // nil: no ledger for this cycle
 }
 
 type statePage struct {
-	Title string
+	base
 	Pool  *report.Pool
 	State report.PoolState
 	View  view
+	Live  *live
+	// With a ledger:
+	Balance    *ledgersvc.StateBalance
+	Chart      *paceChart
+	Entries    []*solidarity.Entry // the state's pledge and delivery entries, if the viewer may read them
+	EntriesMsg string              // why the entries are not listed
+	Forms      *stateForms         // nil: the viewer may not write for this state
+	FormError  string
 }
 
 // view is what a page shows: a cycle under a method, a map mode, as of a day. Every
@@ -334,9 +392,19 @@ func methodLinks(v view) []link {
 	return out
 }
 
-func cycleLinks(current int) []link {
+// cycleLinks links the shipped cycles and those of the ledger.
+func (s *Server) cycleLinks(ctx context.Context, current int) []link {
+	years := cyclefile.Shipped()
+	if s.ledger != nil {
+		if ys, err := s.ledger.Cycles(ctx); err == nil {
+			years = append(years, ys...)
+		} else {
+			s.Logger.Warn("ledger cycles", slog.Any("err", err))
+		}
+	}
+	slices.Sort(years)
 	var out []link
-	for _, y := range cyclefile.Shipped() {
+	for _, y := range slices.Compact(years) {
 		out = append(out, link{Label: itoa(y), Href: "/pool/" + itoa(y), Current: y == current})
 	}
 	return out

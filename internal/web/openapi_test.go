@@ -20,6 +20,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
+	"solidarity"
 	"solidarity/internal/catalog"
 	"solidarity/internal/cyclefile"
 	"solidarity/internal/refdata"
@@ -75,6 +76,7 @@ type apiCase struct {
 	target      string // path and query
 	contentType string
 	header      map[string]string
+	as          string // user whose token to send (ledger cases)
 	body        string
 	status      int
 	// badRequest marks requests that break the document themselves (a method or date
@@ -146,6 +148,13 @@ func TestContract(t *testing.T) {
 		}
 	}
 
+	runContract(t, doc, router, ts.URL, nil, cases)
+}
+
+// runContract sends every case to the server at base, in order, and checks request
+// and response against the document. tokens maps a case's as to its bearer token.
+func runContract(t *testing.T, doc *openapi3.T, router routers.Router, base string, tokens map[string]string, cases []apiCase) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			newReq := func() *http.Request {
@@ -153,7 +162,7 @@ func TestContract(t *testing.T) {
 				if c.body != "" {
 					body = strings.NewReader(c.body)
 				}
-				r, err := http.NewRequest(c.method, ts.URL+c.target, body)
+				r, err := http.NewRequest(c.method, base+c.target, body)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -162,6 +171,9 @@ func TestContract(t *testing.T) {
 				}
 				for k, v := range c.header {
 					r.Header.Set(k, v)
+				}
+				if c.as != "" {
+					r.Header.Set("Authorization", "Bearer "+tokens[c.as])
 				}
 				return r
 			}
@@ -172,7 +184,7 @@ func TestContract(t *testing.T) {
 				t.Fatalf("%s %s is not in the document: %v", c.method, c.target, err)
 			}
 			in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
-				Options: &openapi3filter.Options{IncludeResponseStatus: true}}
+				Options: &openapi3filter.Options{IncludeResponseStatus: true, AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
 			err = openapi3filter.ValidateRequest(context.Background(), in)
 			switch {
 			case c.badRequest && err == nil:
@@ -195,14 +207,14 @@ func TestContract(t *testing.T) {
 			}
 			err = openapi3filter.ValidateResponse(context.Background(), &openapi3filter.ResponseValidationInput{
 				RequestValidationInput: in, Status: resp.StatusCode, Header: resp.Header,
-				Body: io.NopCloser(bytes.NewReader(body)), Options: &openapi3filter.Options{IncludeResponseStatus: true}})
+				Body: io.NopCloser(bytes.NewReader(body)), Options: &openapi3filter.Options{IncludeResponseStatus: true, AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}})
 			if err != nil {
 				t.Errorf("response breaks the document: %v\nbody: %.2000s", err, body)
 			}
 			if resp.StatusCode >= 400 && resp.StatusCode != http.StatusForbidden {
 				checkError(t, doc, body, c)
 			}
-			if c.check != nil && resp.StatusCode == http.StatusOK {
+			if c.check != nil && resp.StatusCode < 300 {
 				c.check(t, body)
 			}
 		})
@@ -256,6 +268,12 @@ var undocumented = map[string]string{
 	"GET /pool/{year}":                "HTML dashboard",
 	"GET /pool/{year}/states/{state}": "HTML state page",
 	"/api/":                           "fallback: JSON not_found for any other API path (TestUnroutedAPI)",
+	"POST /pool/{year}/states/{state}/pledges":    "HTML form post of the state page (TestStatePageForms)",
+	"POST /pool/{year}/states/{state}/deliveries": "HTML form post of the state page (TestStatePageForms)",
+	"GET /ledger":  "HTML ledger view (TestLedgerPage)",
+	"GET /login":   "HTML login page (TestLoginPage)",
+	"POST /login":  "HTML login form post (TestLoginPage)",
+	"POST /logout": "HTML logout form post (TestLoginPage)",
 }
 
 // muxPatterns returns the patterns registered in routes() of server.go, read from the
@@ -339,41 +357,219 @@ func TestRoutesDocumented(t *testing.T) {
 	}
 }
 
-// TestDocumentedServed requests every documented operation with example parameters
-// and checks that the server routes it (no 404 or 405) and answers with a documented
-// status.
+// TestDocumentedServed requests every documented operation with an example on a
+// server with a ledger (a fresh one per operation, where every operation is possible),
+// as the coordinator, and checks that the server routes it (no 404 or 405) and
+// succeeds with a documented status.
 func TestDocumentedServed(t *testing.T) {
 	doc, router := MustOpenAPI(t)
-	ts := MustServer(t)
-	example := strings.NewReplacer("{year}", "2026", "{state}", "DE", "{id}", "population-2025-01-01")
-	body := MustShipped(t, 2027)
+	toml2027, toml2026 := MustShipped(t, 2027), MustShipped(t, 2026)
+	type example struct {
+		path, body, contentType string
+		status                  int
+	}
+	const y = "/api/v1/ledger/cycles/2027"
+	examples := map[string]example{
+		"GET /healthz":                   {"/healthz", "", "", 200},
+		"GET /readyz":                    {"/readyz", "", "", 200},
+		"GET /metrics":                   {"/metrics", "", "", 200},
+		"GET /openapi.yaml":              {"/openapi.yaml", "", "", 200},
+		"GET /api/v1/cycles":             {"/api/v1/cycles", "", "", 200},
+		"GET /api/v1/cycles/{year}/pool": {"/api/v1/cycles/2026/pool", "", "", 200},
+		"GET /api/v1/cycles/{year}/pool/states/{state}":                 {"/api/v1/cycles/2026/pool/states/DE", "", "", 200},
+		"POST /api/v1/pool":                                             {"/api/v1/pool", toml2027, "application/toml", 200},
+		"GET /api/v1/key":                                               {"/api/v1/key", "", "", 200},
+		"GET /api/v1/datasets":                                          {"/api/v1/datasets", "", "", 200},
+		"GET /api/v1/datasets/{id}":                                     {"/api/v1/datasets/population-2025-01-01", "", "", 200},
+		"GET /api/v1/ledger/cycles/{year}/balances":                     {y + "/balances", "", "", 200},
+		"GET /api/v1/ledger/entries":                                    {"/api/v1/ledger/entries", "", "", 200},
+		"GET /api/v1/ledger/verify":                                     {"/api/v1/ledger/verify", "", "", 200},
+		"POST /api/v1/ledger/cycles":                                    {"/api/v1/ledger/cycles", toml2026, "application/toml", 201},
+		"PUT /api/v1/ledger/cycles/{year}":                              {y, testCycle, "application/toml", 201},
+		"POST /api/v1/ledger/cycles/{year}/statuses/{state}":            {y + "/statuses/DE", `{"at_risk":true,"act":"CID"}`, "application/json", 201},
+		"POST /api/v1/ledger/cycles/{year}/pledges/{state}":             {y + "/pledges/DE", `{"type":"financial","eur_cents":100}`, "application/json", 201},
+		"POST /api/v1/ledger/cycles/{year}/deductions/{state}":          {y + "/deductions/DE", `{"article":"Art. 62","relocations":3}`, "application/json", 201},
+		"POST /api/v1/ledger/cycles/{year}/deductions/{ref}/assessment": {y + "/deductions/DED-2027-DE-1/assessment", `{"favourable":false}`, "application/json", 201},
+		"POST /api/v1/ledger/cycles/{year}/deductions/{ref}/decision":   {y + "/deductions/DED-2027-DE-1/decision", `{"act":"CID 2027/9","granted":false}`, "application/json", 201},
+		"POST /api/v1/ledger/cycles/{year}/offsets/{state}/requests":    {y + "/offsets/IT/requests", `{"counterpart":"FR","applications":2}`, "application/json", 201},
+		"POST /api/v1/ledger/cycles/{year}/offsets/{state}/offers":      {y + "/offsets/DE/offers", `{"counterpart":"IT","applications":2}`, "application/json", 201},
+		"POST /api/v1/ledger/cycles/{year}/offsets/{ref}/reply":         {y + "/offsets/OFF-2027-IT-1/reply", `{"accepted":5}`, "application/json", 201},
+		"POST /api/v1/ledger/cycles/{year}/deliveries/{state}":          {y + "/deliveries/DE", `{"type":"payment.made","eur_cents":100,"reference":"T1"}`, "application/json", 201},
+		"GET /api/v1/users":                                             {"/api/v1/users", "", "", 200},
+		"POST /api/v1/users":                                            {"/api/v1/users", `{"name":"pl","role":"officer","state":"PL"}`, "application/json", 201},
+		"POST /api/v1/tokens":                                           {"/api/v1/tokens", `{"name":"fr","label":"cli"}`, "application/json", 201},
+		"POST /api/v1/session":                                          {"/api/v1/session", `{"name":"coord","password":"` + testPassword + `"}`, "application/json", 201},
+		"DELETE /api/v1/session":                                        {"/api/v1/session", "", "", 204},
+	}
 	for _, op := range documented(doc) {
 		t.Run(op, func(t *testing.T) {
-			method, path, _ := strings.Cut(op, " ")
-			var rd io.Reader
-			if method == http.MethodPost {
-				rd = strings.NewReader(body)
+			ex, ok := examples[op]
+			if !ok {
+				t.Fatalf("no example for %s: add one", op)
 			}
-			req, err := http.NewRequest(method, ts.URL+example.Replace(path), rd)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rd != nil {
-				req.Header.Set("Content-Type", "application/toml")
-			}
-			if _, _, err := router.FindRoute(req); err != nil {
-				t.Fatalf("the document does not route its own example: %v", err)
-			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK {
-				t.Errorf("status %d, want 200; body %.500s", resp.StatusCode, b)
-			}
+			method, _, _ := strings.Cut(op, " ")
+			f := newFixture(t, fixtureOpts{setup: true, passwords: op == "POST /api/v1/session"})
+			runContract(t, doc, router, f.ts.URL, f.tokens, []apiCase{{name: "example", method: method, target: ex.path,
+				contentType: ex.contentType, body: ex.body, as: "coord", status: ex.status}})
 		})
+	}
+}
+
+// TestLedgerContract runs the ledger API, in order, on one ledger: every response,
+// errors included, must be what the document says.
+func TestLedgerContract(t *testing.T) {
+	doc, router := MustOpenAPI(t)
+	f := newFixture(t, fixtureOpts{setup: true, passwords: true})
+	const y = "/api/v1/ledger/cycles/2027"
+	js := "application/json"
+	key := func(k string) map[string]string { return map[string]string{"Idempotency-Key": k} }
+	cases := []apiCase{
+		{name: "readyz", method: "GET", target: "/readyz", status: 200},
+		{name: "metrics", method: "GET", target: "/metrics", status: 200},
+		{name: "balances public", method: "GET", target: y + "/balances", status: 200, check: checkBalances},
+		{name: "balances as_of day", method: "GET", target: y + "/balances?as_of=2027-02-01", as: "de", status: 200},
+		{name: "balances as_of time", method: "GET", target: y + "/balances?as_of=2027-02-01T10:00:00Z", status: 200},
+		{name: "balances bad as_of", method: "GET", target: y + "/balances?as_of=soon", status: 400, errorField: "as_of"},
+		{name: "balances no cycle", method: "GET", target: "/api/v1/ledger/cycles/2030/balances", status: 404},
+		{name: "balances bad token", method: "GET", target: y + "/balances", header: map[string]string{"Authorization": "Bearer x"}, status: 401},
+		{name: "entries", method: "GET", target: "/api/v1/ledger/entries?limit=2", as: "audit", status: 200, check: checkPage(2, true)},
+		{name: "entries last page", method: "GET", target: "/api/v1/ledger/entries?after=4&limit=2", as: "coord", status: 200, check: checkPage(1, false)},
+		{name: "entries filtered", method: "GET", target: "/api/v1/ledger/entries?cycle=2027&state=DE&type=pledge.made", as: "de", status: 200, check: checkPage(1, false)},
+		{name: "entries anonymous", method: "GET", target: "/api/v1/ledger/entries", status: 401},
+		{name: "entries other state", method: "GET", target: "/api/v1/ledger/entries?state=DE", as: "fr", status: 403},
+		{name: "entries limit too large", method: "GET", target: "/api/v1/ledger/entries?limit=5000", as: "audit", status: 400, badRequest: true, errorField: "limit"},
+		{name: "entries bad type", method: "GET", target: "/api/v1/ledger/entries?type=gift", as: "audit", status: 400, badRequest: true, errorField: "type"},
+		{name: "verify", method: "GET", target: "/api/v1/ledger/verify", as: "audit", status: 200, check: checkVerified},
+		{name: "verify officer", method: "GET", target: "/api/v1/ledger/verify", as: "de", status: 403},
+		{name: "create cycle", method: "POST", target: "/api/v1/ledger/cycles", contentType: "application/toml", body: MustShipped(t, 2026), as: "coord", header: key("c1"), status: 201},
+		{name: "create cycle replay", method: "POST", target: "/api/v1/ledger/cycles", contentType: "application/toml", body: MustShipped(t, 2026), as: "coord", header: key("c1"), status: 200},
+		{name: "create cycle twice", method: "POST", target: "/api/v1/ledger/cycles", contentType: "application/toml", body: MustShipped(t, 2026), as: "coord", status: 409},
+		{name: "create cycle broken", method: "POST", target: "/api/v1/ledger/cycles", contentType: "application/toml", body: "year = 2030\ntitle = \"x\n", as: "coord", status: 400, errorLine: true},
+		{name: "create cycle officer", method: "POST", target: "/api/v1/ledger/cycles", contentType: "application/toml", body: MustShipped(t, 2027), as: "de", status: 403},
+		{name: "amend cycle", method: "PUT", target: y, contentType: "text/plain", body: testCycle, as: "coord", status: 201},
+		{name: "amend other year", method: "PUT", target: "/api/v1/ledger/cycles/2028", contentType: "application/toml", body: testCycle, as: "coord", status: 400, errorField: "year"},
+		{name: "status", method: "POST", target: y + "/statuses/FR", contentType: js, body: `{"significant_situation":true,"act":"CID"}`, as: "coord", status: 201},
+		{name: "pledge", method: "POST", target: y + "/pledges/DE", contentType: js, body: `{"type":"alternative","eur_cents":5000000}`, as: "de", header: key("p1"), status: 201, check: checkEntry("pledge.made", "DE")},
+		{name: "pledge replay", method: "POST", target: y + "/pledges/DE", contentType: js, body: `{"type":"alternative","eur_cents":5000000}`, as: "de", header: key("p1"), status: 200, check: checkEntry("pledge.made", "DE")},
+		{name: "pledge key reused", method: "POST", target: y + "/pledges/DE", contentType: js, body: `{"type":"alternative","eur_cents":1}`, as: "de", header: key("p1"), status: 409},
+		{name: "pledge changed", method: "POST", target: y + "/pledges/de", contentType: js, body: `{"type":"alternative","eur_cents":6000000}`, as: "de", status: 201, check: checkEntry("pledge.changed", "DE")},
+		{name: "pledge unknown field", method: "POST", target: y + "/pledges/DE", contentType: js, body: `{"type":"financial","eur_cents":1,"note":"x"}`, as: "de", status: 400, badRequest: true, errorField: "note"},
+		{name: "pledge bad type", method: "POST", target: y + "/pledges/DE", contentType: js, body: `{"type":"gift"}`, as: "de", status: 400, badRequest: true, errorField: "type"},
+		{name: "pledge bad key", method: "POST", target: y + "/pledges/DE", contentType: js, body: `{"type":"none"}`, as: "de", header: key("a b"), status: 400, badRequest: true, errorField: "Idempotency-Key"},
+		{name: "pledge other state", method: "POST", target: y + "/pledges/DE", contentType: js, body: `{"type":"none"}`, as: "fr", status: 403},
+		{name: "pledge anonymous", method: "POST", target: y + "/pledges/DE", contentType: js, body: `{"type":"none"}`, status: 401},
+		{name: "pledge not participating", method: "POST", target: y + "/pledges/DK", contentType: js, body: `{"type":"none"}`, as: "coord", status: 400, errorField: "state"},
+		{name: "deduction request", method: "POST", target: y + "/deductions/FR", contentType: js, body: `{"article":"Art. 61","full":true,"reason":"x"}`, as: "fr", status: 201, check: checkEntry("deduction.requested", "FR")},
+		{name: "deduction request two extents", method: "POST", target: y + "/deductions/FR", contentType: js, body: `{"article":"Art. 61","full":true,"relocations":3}`, as: "fr", status: 400, errorField: "full"},
+		{name: "assessment", method: "POST", target: y + "/deductions/DED-2027-FR-1/assessment", contentType: js, body: `{"favourable":true,"summary":"ok"}`, as: "coord", status: 201},
+		{name: "assessment unknown ref", method: "POST", target: y + "/deductions/DED-2027-FR-9/assessment", contentType: js, body: `{"favourable":true}`, as: "coord", status: 404, errorField: "ref"},
+		{name: "decision", method: "POST", target: y + "/deductions/DED-2027-FR-1/decision", contentType: js, body: `{"article":"Art. 61","full":true,"granted":true,"act":"CID 2027/2"}`, as: "coord", status: 201},
+		{name: "decision twice", method: "POST", target: y + "/deductions/DED-2027-FR-1/decision", contentType: js, body: `{"full":true,"granted":true,"act":"CID 2027/3"}`, as: "coord", status: 409},
+		{name: "decision without request", method: "POST", target: y + "/deductions/DED-2027-PL-1/decision", contentType: js, body: `{"full":true,"granted":true,"act":"CID"}`, as: "coord", status: 409},
+		{name: "offset request", method: "POST", target: y + "/offsets/IT/requests", contentType: js, body: `{"counterpart":"PL","applications":10}`, as: "it", status: 201, check: checkEntry("offset.requested", "IT")},
+		{name: "offset request not benefitting", method: "POST", target: y + "/offsets/PL/requests", contentType: js, body: `{"counterpart":"IT","applications":10}`, as: "coord", status: 409},
+		{name: "offset offer", method: "POST", target: y + "/offsets/DE/offers", contentType: js, body: `{"counterpart":"IT","applications":4}`, as: "de", status: 201},
+		{name: "offset offer bad counterpart", method: "POST", target: y + "/offsets/DE/offers", contentType: js, body: `{"counterpart":"XX","applications":4}`, as: "de", status: 400, badRequest: true},
+		{name: "offset reply", method: "POST", target: y + "/offsets/OFF-2027-IT-1/reply", contentType: js, body: `{"accepted":3}`, as: "de", status: 201, check: checkEntry("offset.replied", "DE")},
+		{name: "offset reply too many", method: "POST", target: y + "/offsets/OFF-2027-IT-2/reply", contentType: js, body: `{"accepted":30}`, as: "coord", status: 400, errorField: "accepted"},
+		{name: "offset reply unknown", method: "POST", target: y + "/offsets/OFF-2027-IT-9/reply", contentType: js, body: `{"accepted":1}`, as: "coord", status: 404},
+		{name: "delivery", method: "POST", target: y + "/deliveries/DE", contentType: js, body: `{"type":"alternative.delivered","eur_cents":100000,"reference":"M-1"}`, as: "de", header: key("d1"), status: 201, check: checkEntry("alternative.delivered", "DE")},
+		{name: "delivery replay", method: "POST", target: y + "/deliveries/DE", contentType: js, body: `{"type":"alternative.delivered","eur_cents":100000,"reference":"M-1"}`, as: "de", header: key("d1"), status: 200},
+		{name: "delivery beyond the pledge", method: "POST", target: y + "/deliveries/DE", contentType: js, body: `{"type":"payment.made","eur_cents":100000000}`, as: "de", status: 409},
+		{name: "delivery over_delivery", method: "POST", target: y + "/deliveries/DE", contentType: js, body: `{"type":"payment.made","eur_cents":100000000,"over_delivery":true}`, as: "de", status: 201},
+		{name: "delivery bad kind", method: "POST", target: y + "/deliveries/DE", contentType: js, body: `{"type":"gift","eur_cents":1}`, as: "de", status: 400, badRequest: true, errorField: "type"},
+		{name: "balances after", method: "GET", target: y + "/balances", status: 200, check: checkDelivered("DE", "53.05")},
+		{name: "users", method: "GET", target: "/api/v1/users", as: "coord", status: 200},
+		{name: "users officer", method: "GET", target: "/api/v1/users", as: "de", status: 403},
+		{name: "add user", method: "POST", target: "/api/v1/users", contentType: js, body: `{"name":"el","role":"officer","state":"GR","password":"a long enough password"}`, as: "coord", status: 201},
+		{name: "add user taken", method: "POST", target: "/api/v1/users", contentType: js, body: `{"name":"el","role":"auditor"}`, as: "coord", status: 409},
+		{name: "add user bad role", method: "POST", target: "/api/v1/users", contentType: js, body: `{"name":"x","role":"king"}`, as: "coord", status: 400, badRequest: true, errorField: "role"},
+		{name: "add user short password", method: "POST", target: "/api/v1/users", contentType: js, body: `{"name":"y","role":"auditor","password":"short"}`, as: "coord", status: 400, errorField: "password"},
+		{name: "token", method: "POST", target: "/api/v1/tokens", contentType: js, body: `{"name":"el","label":"cli"}`, as: "coord", status: 201},
+		{name: "token unknown user", method: "POST", target: "/api/v1/tokens", contentType: js, body: `{"name":"nobody"}`, as: "coord", status: 404},
+		{name: "token officer", method: "POST", target: "/api/v1/tokens", contentType: js, body: `{"name":"de"}`, as: "de", status: 403},
+		{name: "session", method: "POST", target: "/api/v1/session", contentType: js, body: `{"name":"el","password":"a long enough password"}`, status: 201},
+		{name: "session wrong", method: "POST", target: "/api/v1/session", contentType: js, body: `{"name":"el","password":"a wrong password"}`, status: 401},
+		{name: "session missing field", method: "POST", target: "/api/v1/session", contentType: js, body: `{"name":"el"}`, status: 401, badRequest: true},
+		{name: "session end", method: "DELETE", target: "/api/v1/session", status: 204},
+	}
+	runContract(t, doc, router, f.ts.URL, f.tokens, cases)
+	// Rate limited: the same document describes the 429.
+	for range 5 {
+		f.do(req{method: "POST", path: "/api/v1/session", body: `{"name":"el","password":"not it at all"}`})
+	}
+	runContract(t, doc, router, f.ts.URL, f.tokens, []apiCase{{name: "session rate limited", method: "POST", target: "/api/v1/session",
+		contentType: js, body: `{"name":"el","password":"a long enough password"}`, status: 429}})
+}
+
+func checkEntry(typ, state string) func(*testing.T, []byte) {
+	return func(t *testing.T, body []byte) {
+		var e solidarity.Entry
+		if err := json.Unmarshal(body, &e); err != nil {
+			t.Fatal(err)
+		}
+		if string(e.Type) != typ || string(e.State) != state || len(e.Hash) != 64 {
+			t.Errorf("entry %s %s %q, want %s %s", e.Type, e.State, e.Hash, typ, state)
+		}
+	}
+}
+
+func checkPage(n int, more bool) func(*testing.T, []byte) {
+	return func(t *testing.T, body []byte) {
+		var p web.EntryPage
+		if err := json.Unmarshal(body, &p); err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Entries) != n || (p.NextAfter != nil) != more {
+			t.Errorf("%d entries, next %v; want %d, more %v", len(p.Entries), p.NextAfter, n, more)
+		}
+	}
+}
+
+func checkVerified(t *testing.T, body []byte) {
+	var v struct {
+		OK      bool  `json:"ok"`
+		Entries int64 `json:"entries"`
+	}
+	if err := json.Unmarshal(body, &v); err != nil || !v.OK || v.Entries != 5 {
+		t.Errorf("verification %s", body)
+	}
+}
+
+func checkBalances(t *testing.T, body []byte) {
+	var b struct {
+		Pool   report.Pool
+		States []struct {
+			State       string
+			Outstanding *json.Number
+		}
+	}
+	if err := json.Unmarshal(body, &b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Pool.Cycle.Year != 2027 || len(b.States) != 26 {
+		t.Errorf("balances of %d with %d states", b.Pool.Cycle.Year, len(b.States))
+	}
+}
+
+func checkDelivered(state, units string) func(*testing.T, []byte) {
+	return func(t *testing.T, body []byte) {
+		var b struct {
+			States []struct {
+				State     string `json:"state"`
+				Delivered struct {
+					Units json.Number `json:"units"`
+				} `json:"delivered"`
+			} `json:"states"`
+		}
+		if err := json.Unmarshal(body, &b); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range b.States {
+			if s.State == state && string(s.Delivered.Units) != units {
+				t.Errorf("%s delivered %s units, want %s", state, s.Delivered.Units, units)
+			}
+		}
 	}
 }
 

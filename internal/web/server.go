@@ -1,6 +1,13 @@
 // Package web serves solidarity over HTTP: the pool dashboard and state pages (HTML
 // from embedded templates, no JavaScript needed), the JSON API under /api/v1, the
-// OpenAPI document at /openapi.yaml, and the health probe /healthz.
+// OpenAPI document at /openapi.yaml, the probes /healthz and /readyz and Prometheus
+// metrics at /metrics. With a ledger (WithLedger) it also serves login, live balances,
+// the pledge and delivery forms, the ledger view and the ledger API.
+//
+// Authorisation is the ledger service's: handlers put the authenticated user into the
+// context (solidarity.NewContextWithUser), call the service and map its error codes to
+// HTTP statuses. They decide nothing about permissions themselves, except which forms
+// a page shows, read from the same role table (solidarity.Can).
 package web
 
 import (
@@ -18,6 +25,7 @@ import (
 	"solidarity"
 	"solidarity/internal/catalog"
 	"solidarity/internal/euromap"
+	"solidarity/internal/ledgersvc"
 )
 
 //go:embed templates/*.html
@@ -39,19 +47,52 @@ type Server struct {
 	// DefaultCycle is the year the dashboard opens on.
 	DefaultCycle int
 
+	ledger  *ledgersvc.Service // nil: the dashboard of shipped data only, no login
+	now     func() time.Time
+	logins  *limiter
+	metrics *metrics
 	tmpl    map[string]*template.Template
 	europe  *euromap.Map
+	mux     *http.ServeMux
 	handler http.Handler
 }
 
+// Option configures a Server.
+type Option func(*Server)
+
+// WithLedger serves the ledger: live balances on the dashboard, the state pages' forms,
+// the ledger view, login, and the ledger API under /api/v1/ledger, /api/v1/users,
+// /api/v1/tokens and /api/v1/session. Without it those routes answer 404.
+func WithLedger(svc *ledgersvc.Service) Option { return func(s *Server) { s.ledger = svc } }
+
+// WithClock replaces the clock of the login rate limit (tests).
+func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }
+
+// WithLoginLimit sets how many failed logins a client address or a user name may have
+// within window before further attempts get 429 (default 5 per minute).
+func WithLoginLimit(failures int, window time.Duration) Option {
+	return func(s *Server) { s.logins = newLimiter(failures, window, nil) }
+}
+
+// Pages of the site; each is parsed with layout.html at start.
+var pages = []string{"pool.html", "state.html", "error.html", "login.html", "ledger.html"}
+
 // New parses every template and builds the map once, so that a broken template or map
 // fails the start, not a user's click.
-func New(cat *catalog.Catalog, logger *slog.Logger, defaultCycle int) (*Server, error) {
+func New(cat *catalog.Catalog, logger *slog.Logger, defaultCycle int, opts ...Option) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{Catalog: cat, Logger: logger, DefaultCycle: defaultCycle, tmpl: map[string]*template.Template{}}
-	for _, page := range []string{"pool.html", "state.html", "error.html"} {
+	s := &Server{Catalog: cat, Logger: logger, DefaultCycle: defaultCycle, tmpl: map[string]*template.Template{},
+		now: time.Now, metrics: newMetrics()}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.logins == nil {
+		s.logins = newLimiter(5, time.Minute, nil)
+	}
+	s.logins.now = func() time.Time { return s.now() }
+	for _, page := range pages {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+page)
 		if err != nil {
 			return nil, err
@@ -72,11 +113,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
+	s.mux = mux
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
+	mux.HandleFunc("GET /readyz", s.handleReady)
+	mux.Handle("GET /metrics", s.metrics.handler())
 	mux.HandleFunc("GET /openapi.yaml", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml")
 		w.Write(openAPI)
@@ -86,6 +130,12 @@ func (s *Server) routes() http.Handler {
 	})
 	mux.HandleFunc("GET /pool/{year}", s.handlePoolPage)
 	mux.HandleFunc("GET /pool/{year}/states/{state}", s.handleStatePage)
+	mux.HandleFunc("POST /pool/{year}/states/{state}/pledges", s.pages(s.handlePledgeForm))
+	mux.HandleFunc("POST /pool/{year}/states/{state}/deliveries", s.pages(s.handleDeliveryForm))
+	mux.HandleFunc("GET /ledger", s.pages(s.handleLedgerPage))
+	mux.HandleFunc("GET /login", s.pages(s.handleLoginPage))
+	mux.HandleFunc("POST /login", s.pages(s.handleLogin))
+	mux.HandleFunc("POST /logout", s.pages(s.handleLogout))
 
 	mux.HandleFunc("GET /api/v1/cycles", s.handleCycles)
 	mux.HandleFunc("GET /api/v1/cycles/{year}/pool", s.handlePool)
@@ -94,19 +144,40 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/v1/key", s.handleKey)
 	mux.HandleFunc("GET /api/v1/datasets", s.handleDatasets)
 	mux.HandleFunc("GET /api/v1/datasets/{id}", s.handleDataset)
+
+	mux.HandleFunc("GET /api/v1/ledger/cycles/{year}/balances", s.api(s.handleBalances))
+	mux.HandleFunc("GET /api/v1/ledger/entries", s.api(s.handleEntries))
+	mux.HandleFunc("GET /api/v1/ledger/verify", s.api(s.handleVerify))
+	mux.HandleFunc("POST /api/v1/ledger/cycles", s.authed(s.handleCreateCycle))
+	mux.HandleFunc("PUT /api/v1/ledger/cycles/{year}", s.authed(s.handleAmendCycle))
+	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/statuses/{state}", s.authed(s.handleStatus))
+	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/pledges/{state}", s.authed(s.handlePledge))
+	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/deductions/{state}", s.authed(s.handleDeductionRequest))
+	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/deductions/{ref}/assessment", s.authed(s.handleAssessment))
+	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/deductions/{ref}/decision", s.authed(s.handleDecision))
+	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/offsets/{state}/requests", s.authed(s.handleOffsetRequest))
+	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/offsets/{state}/offers", s.authed(s.handleOffsetOffer))
+	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/offsets/{ref}/reply", s.authed(s.handleOffsetReply))
+	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/deliveries/{state}", s.authed(s.handleDelivery))
+	mux.HandleFunc("GET /api/v1/users", s.authed(s.handleUsers))
+	mux.HandleFunc("POST /api/v1/users", s.authed(s.handleAddUser))
+	mux.HandleFunc("POST /api/v1/tokens", s.authed(s.handleCreateToken))
+	mux.HandleFunc("POST /api/v1/session", s.api(s.handleSessionCreate))
+	mux.HandleFunc("DELETE /api/v1/session", s.api(s.handleSessionDelete))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: "no such API endpoint: " + r.Method + " " + r.URL.Path})
 	})
 
 	var h http.Handler = mux
 	h = http.MaxBytesHandler(h, 1<<20)
+	h = s.authenticate(h)
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, &solidarity.Error{Code: solidarity.EUNAUTHORIZED, Message: "cross-origin request refused"})
 	}))
 	h = cop.Handler(h)
 	h = securityHeaders(h)
-	h = s.logRequests(h)
+	h = s.observe(h)
 	return h
 }
 
@@ -129,14 +200,56 @@ type statusWriter struct {
 
 func (w *statusWriter) WriteHeader(code int) { w.status = code; w.ResponseWriter.WriteHeader(code) }
 
-func (s *Server) logRequests(next http.Handler) http.Handler {
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// requestInfo is filled in by the inner handlers for the outer log line: the
+// authentication middleware runs inside and sees a copy of the request.
+type requestInfo struct {
+	user *solidarity.User
+}
+
+type requestInfoKey struct{}
+
+func info(r *http.Request) *requestInfo {
+	if i, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok {
+		return i
+	}
+	return &requestInfo{}
+}
+
+// observe logs every request and counts it in the metrics, by the route pattern that
+// serves it (never the raw path, whose values are unbounded). The log line holds the
+// method, path, route, status, duration and user (name and role only): never a
+// query string, a header, a cookie or a body, where secrets travel.
+func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		ri := &requestInfo{}
+		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, ri))
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(sw, r)
+		d := time.Since(start)
+		_, route := s.mux.Handler(r)
+		s.metrics.observe(route, sw.status, d)
 		s.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method),
-			slog.String("path", r.URL.Path), slog.Int("status", sw.status), slog.Duration("duration", time.Since(start)))
+			slog.String("path", r.URL.Path), slog.String("route", route), slog.Int("status", sw.status),
+			slog.Duration("duration", d), slog.Any("user", ri.user))
 	})
+}
+
+// handleReady is the readiness probe: the store answers (always ready without one).
+func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
+	if s.ledger != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := s.ledger.Store.Ping(ctx); err != nil {
+			s.Logger.Warn("not ready", slog.Any("err", err))
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
 // HTTPStatus maps an error code to an HTTP status.

@@ -1,0 +1,113 @@
+// Package app wires solidarity together for the binary: it opens the store a DSN names
+// (SQLite by default, PostgreSQL for postgres:// URLs) and seeds a new ledger with the
+// shipped cycles and demonstration users.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"solidarity"
+	"solidarity/internal/catalog"
+	"solidarity/internal/cyclefile"
+	"solidarity/internal/ledgersvc"
+	"solidarity/internal/postgres"
+	"solidarity/internal/sqlite"
+)
+
+// DefaultDSN is the embedded database: one SQLite file in the working directory.
+const DefaultDSN = "solidarity.db"
+
+// DSN returns the database to use: the flag value, else $SOLIDARITY_DB, else the default.
+func DSN(flagValue string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	if v := os.Getenv("SOLIDARITY_DB"); v != "" {
+		return v
+	}
+	return DefaultDSN
+}
+
+// IsPostgres reports whether dsn names a PostgreSQL server.
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// Open opens the store dsn names and runs its migrations.
+func Open(ctx context.Context, dsn string) (solidarity.Store, error) {
+	if IsPostgres(dsn) {
+		return postgres.Open(ctx, dsn)
+	}
+	return sqlite.Open(ctx, strings.TrimPrefix(dsn, "sqlite:"))
+}
+
+// Service opens the store and returns the ledger service on it.
+func Service(ctx context.Context, dsn string) (*ledgersvc.Service, error) {
+	st, err := Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	return ledgersvc.New(st, &catalog.Catalog{}), nil
+}
+
+// Credential is a demonstration account created by Seed, to print once.
+type Credential struct {
+	Name, Role, State, Password string
+}
+
+// demoUsers are one account per role, and officers of a benefitting state and of a
+// few contributing states.
+var demoUsers = []solidarity.User{
+	{Name: "coordinator", Role: solidarity.Coordinator},
+	{Name: "auditor", Role: solidarity.Auditor},
+	{Name: "officer-it", Role: solidarity.Officer, State: "IT"},
+	{Name: "officer-de", Role: solidarity.Officer, State: "DE"},
+	{Name: "officer-fr", Role: solidarity.Officer, State: "FR"},
+	{Name: "officer-ie", Role: solidarity.Officer, State: "IE"},
+}
+
+// Seed records every shipped cycle that the ledger lacks (as the System actor, with
+// idempotency keys so that a crash mid-seed is finished by the next start) and, when
+// demo is true and there are no users yet, creates the demonstration users with fresh
+// random passwords, returned so that the caller can print them once.
+func Seed(ctx context.Context, svc *ledgersvc.Service, demo bool) ([]Credential, error) {
+	sys := solidarity.NewContextWithUser(ctx, solidarity.System)
+	have, err := svc.Cycles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, y := range cyclefile.Shipped() {
+		if slices.Contains(have, y) {
+			continue
+		}
+		src, err := cyclefile.ShippedSource(y)
+		if err != nil {
+			return nil, err
+		}
+		if _, _, err := svc.CreateCycle(sys, string(src), fmt.Sprintf("seed-cycle-%d", y)); err != nil {
+			return nil, fmt.Errorf("seeding the %d cycle: %w", y, err)
+		}
+	}
+	if !demo {
+		return nil, nil
+	}
+	users, err := svc.Store.Users(ctx)
+	if err != nil || len(users) > 0 {
+		return nil, err
+	}
+	var out []Credential
+	for _, u := range demoUsers {
+		pw := rand.Text()[:20]
+		u := u
+		if err := svc.AddUser(sys, &u, pw); err != nil {
+			return nil, fmt.Errorf("seeding user %s: %w", u.Name, err)
+		}
+		out = append(out, Credential{Name: u.Name, Role: string(u.Role), State: string(u.State), Password: pw})
+	}
+	return out, nil
+}

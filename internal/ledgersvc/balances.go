@@ -1,0 +1,203 @@
+package ledgersvc
+
+import (
+	"context"
+	"encoding/json"
+	"math/big"
+	"time"
+
+	"solidarity"
+	"solidarity/internal/catalog"
+	"solidarity/internal/report"
+)
+
+// computed is a pool computed from the ledger, with the lookups rule checks need.
+type computed struct {
+	*report.Pool
+	cycle *solidarity.Cycle
+}
+
+func (c *computed) status(m solidarity.MemberState) solidarity.Status { return c.cycle.Statuses[m] }
+
+func (c *computed) mayOffer(m solidarity.MemberState) string {
+	if s, ok := c.State(string(m)); ok {
+		return s.MayOfferOffsets
+	}
+	return "no"
+}
+
+func (s *Service) compute(ctx context.Context, v solidarity.View, st *state, asOf time.Time) (*computed, error) {
+	c, err := st.assemble()
+	if err != nil {
+		return nil, err
+	}
+	p, _, err := s.Catalog.Pool(catalog.PoolRequest{Cycle: c, AsOf: asOf})
+	if err != nil {
+		return nil, err
+	}
+	return &computed{Pool: p, cycle: c}, nil
+}
+
+// Delivered is what a state has delivered, from the ledger.
+type Delivered struct {
+	Relocations     int64      `json:"relocations"`
+	PaymentsEUR     report.Num `json:"payments_eur"`
+	AlternativeEUR  report.Num `json:"alternative_eur"`
+	OffsetsAccepted int64      `json:"offsets_accepted"`
+	Units           report.Num `json:"units"` // relocation-equivalents
+}
+
+// Pace compares non-financial delivery with the Art. 60(3) expectation: non-financial
+// pledges implemented before the end of the year "in proportion to their overall
+// pledge", read here as linear over the operational period.
+type Pace struct {
+	NonFinancialPledged   report.Num `json:"non_financial_pledged"`
+	ExpectedByNow         report.Num `json:"expected_by_now"`
+	NonFinancialDelivered report.Num `json:"non_financial_delivered"`
+	Behind                bool       `json:"behind"`
+	Elapsed               report.Num `json:"elapsed_fraction"`
+}
+
+// StateBalance is a state's line of the balances.
+type StateBalance struct {
+	report.PoolState
+	Delivered   Delivered   `json:"delivered"`
+	Outstanding *report.Num `json:"outstanding"` // obligation − delivered units, ≥ 0; null if the obligation is unknown
+	Pace        Pace        `json:"pace"`
+}
+
+// Balances are the pool with what the ledger says was delivered.
+type Balances struct {
+	Pool       *report.Pool   `json:"pool"`
+	States     []StateBalance `json:"states"`
+	Delivered  Delivered      `json:"delivered_total"`
+	AsOf       string         `json:"as_of"`
+	LedgerHead int64          `json:"ledger_head"`
+}
+
+// Balances computes a cycle's balances as of a time (zero: now). Anyone may read the
+// published figures; the per-state pledges and deliveries of the result are published
+// figures of the pool.
+func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Balances, error) {
+	if err := authorize(ctx, solidarity.ReadPublished, ""); err != nil {
+		return nil, err
+	}
+	if asOf.IsZero() {
+		asOf = s.now()
+	}
+	head, _, err := s.Store.Head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st, err := load(ctx, s.Store, year)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.compute(ctx, s.Store, st, asOf)
+	if err != nil {
+		return nil, err
+	}
+	totals, err := s.Store.Totals(ctx, year)
+	if err != nil {
+		return nil, err
+	}
+	byState := map[solidarity.MemberState]solidarity.Totals{}
+	for _, t := range totals {
+		byState[t.State] = t
+	}
+	offsets := map[solidarity.MemberState]int64{}
+	for _, e := range st.entries {
+		if e.Type != solidarity.OffsetReplied {
+			continue
+		}
+		var r solidarity.ReplyPayload
+		if err := json.Unmarshal(e.Payload, &r); err != nil {
+			return nil, err
+		}
+		// The replying state is the one that takes responsibility when it answers a
+		// request; when it answers an offer, the offering state takes it.
+		taker := e.State
+		if req := st.byRef[solidarity.OffsetOffered][e.Ref]; req != nil {
+			taker = req.State
+		}
+		offsets[taker] += r.Accepted
+	}
+	ratio := new(big.Rat).SetInt64(int64(res.cycle.EURPerRelocation))
+	elapsed := elapsedFraction(res.cycle.PoolStart, res.cycle.Deadline, asOf)
+	out := &Balances{Pool: res.Pool, AsOf: asOf.Format(time.RFC3339), LedgerHead: head}
+	var all solidarity.Totals
+	var allOffsets int64
+	for _, ps := range res.States {
+		m := solidarity.MemberState(ps.State)
+		t := byState[m]
+		all.Relocations += t.Relocations
+		all.Payments += t.Payments
+		all.Alternative += t.Alternative
+		allOffsets += offsets[m]
+		units := deliveredUnits(t, offsets[m], ratio)
+		b := StateBalance{PoolState: ps, Delivered: delivered(t, offsets[m], units)}
+		if ob := rat(ps.Obligation); ob != nil {
+			o := new(big.Rat).Sub(ob, units)
+			if o.Sign() < 0 {
+				o.SetInt64(0)
+			}
+			b.Outstanding = num(o)
+		}
+		// Art. 60(3): financial contributions are not paced; relocations, offsets and
+		// alternative measures are.
+		nonFin := new(big.Rat)
+		if ps.Pledged != nil {
+			nonFin.SetInt64(ps.Pledged.RelocationApplicants + ps.Pledged.RelocationBeneficiaries + ps.Pledged.Offsets)
+			nonFin.Add(nonFin, new(big.Rat).Quo(rat(&ps.Pledged.AlternativeEUR), new(big.Rat).Quo(ratio, big.NewRat(100, 1))))
+		}
+		expected := new(big.Rat).Mul(nonFin, elapsed)
+		doneNF := new(big.Rat).SetInt64(t.Relocations + offsets[m])
+		doneNF.Add(doneNF, new(big.Rat).Quo(new(big.Rat).SetInt64(int64(t.Alternative)), ratio))
+		b.Pace = Pace{NonFinancialPledged: *num(nonFin), ExpectedByNow: *num(expected), NonFinancialDelivered: *num(doneNF),
+			Behind: doneNF.Cmp(expected) < 0, Elapsed: report.Num(elapsed.FloatString(4))}
+		out.States = append(out.States, b)
+	}
+	out.Delivered = delivered(all, allOffsets, deliveredUnits(all, allOffsets, ratio))
+	return out, nil
+}
+
+func deliveredUnits(t solidarity.Totals, offsets int64, ratioCents *big.Rat) *big.Rat {
+	u := new(big.Rat).SetInt64(t.Relocations + offsets)
+	return u.Add(u, new(big.Rat).Quo(new(big.Rat).SetInt64(int64(t.Payments+t.Alternative)), ratioCents))
+}
+
+func delivered(t solidarity.Totals, offsets int64, units *big.Rat) Delivered {
+	return Delivered{Relocations: t.Relocations, PaymentsEUR: report.EUR(t.Payments), AlternativeEUR: report.EUR(t.Alternative),
+		OffsetsAccepted: offsets, Units: *num(units)}
+}
+
+// elapsedFraction is the share of [start, end] behind asOf, clamped to [0, 1].
+func elapsedFraction(start, end, asOf time.Time) *big.Rat {
+	if start.IsZero() || !end.After(start) {
+		return big.NewRat(1, 1)
+	}
+	end = end.Add(24 * time.Hour) // the deadline day is included
+	switch {
+	case !asOf.After(start):
+		return new(big.Rat)
+	case !asOf.Before(end):
+		return big.NewRat(1, 1)
+	}
+	return big.NewRat(int64(asOf.Sub(start)/time.Second), int64(end.Sub(start)/time.Second))
+}
+
+func rat(n *report.Num) *big.Rat {
+	if n == nil {
+		return nil
+	}
+	r, ok := new(big.Rat).SetString(string(*n))
+	if !ok {
+		return nil
+	}
+	return r
+}
+
+func num(r *big.Rat) *report.Num {
+	n := report.Num(r.FloatString(2))
+	return &n
+}

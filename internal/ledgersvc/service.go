@@ -1,0 +1,486 @@
+// Package ledgersvc is the solidarity ledger service: every write to the record of the
+// pool goes through it. It checks who may do what (the role table in the root package,
+// deny by default), applies the legal rules that decide whether an entry may be
+// written at all (Arts. 57, 60–63, 69), and derives balances from the entries.
+//
+// Rule checks run inside the store's write transaction (Store.Append's check), so two
+// clients cannot both pass a check that only one of them may pass.
+package ledgersvc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"time"
+
+	"solidarity"
+	"solidarity/internal/catalog"
+	"solidarity/internal/cyclefile"
+	"solidarity/ledger"
+)
+
+// Time limits of the procedures the ledger follows.
+const (
+	// AssessmentPeriod is the Commission's time to assess a deduction request, Art.
+	// 61(3): four weeks (tag V; applied to Art. 62 requests by analogy, tag R).
+	AssessmentPeriod = 28 * 24 * time.Hour
+	// OffsetReplyPeriod is the time to reply to an offset request, Art. 69(2): 30 days
+	// (tag V).
+	OffsetReplyPeriod = 30 * 24 * time.Hour
+)
+
+// Service implements the ledger operations on a Store.
+type Service struct {
+	Store   solidarity.Store
+	Catalog *catalog.Catalog
+	Now     func() time.Time
+}
+
+// New returns a service with the real clock.
+func New(store solidarity.Store, cat *catalog.Catalog) *Service {
+	if cat == nil {
+		cat = &catalog.Catalog{}
+	}
+	return &Service{Store: store, Catalog: cat, Now: time.Now}
+}
+
+func (s *Service) now() time.Time { return ledger.Normalize(s.Now()) }
+
+func denied(a solidarity.Action, state solidarity.MemberState) error {
+	what := string(a)
+	if state != "" {
+		what += " for " + string(state)
+	}
+	return &solidarity.Error{Code: solidarity.EUNAUTHORIZED, Message: "not allowed: " + what}
+}
+
+// authorize checks the acting user may do a for state.
+func authorize(ctx context.Context, a solidarity.Action, state solidarity.MemberState) error {
+	if !solidarity.Can(solidarity.UserFromContext(ctx), a, state) {
+		return denied(a, state)
+	}
+	return nil
+}
+
+func actor(ctx context.Context) string {
+	if u := solidarity.UserFromContext(ctx); u != nil {
+		return u.Name
+	}
+	return "system"
+}
+
+func invalid(field, article, format string, args ...any) error {
+	return &solidarity.Error{Code: solidarity.EINVALID, Field: field, Article: article, Message: fmt.Sprintf(format, args...)}
+}
+
+func conflict(article, format string, args ...any) error {
+	return &solidarity.Error{Code: solidarity.ECONFLICT, Article: article, Message: fmt.Sprintf(format, args...)}
+}
+
+// append writes e with the rule check, under idemKey.
+func (s *Service) append(ctx context.Context, idemKey string, e *solidarity.Entry, payload any, check func(solidarity.View, *state) error) (*solidarity.Entry, bool, error) {
+	p, err := ledger.Payload(payload)
+	if err != nil {
+		return nil, false, err
+	}
+	e.Payload, e.Actor, e.At = p, actor(ctx), s.now()
+	return s.Store.Append(ctx, idemKey, e, func(v solidarity.View) error {
+		if check == nil {
+			return nil
+		}
+		st, err := load(ctx, v, e.Cycle)
+		if err != nil {
+			return err
+		}
+		return check(v, st)
+	})
+}
+
+// CreateCycle records a pool from its cycle file (Art. 57(1)). Coordinator only.
+func (s *Service) CreateCycle(ctx context.Context, toml, idemKey string) (*solidarity.Entry, bool, error) {
+	if err := authorize(ctx, solidarity.WriteCycle, ""); err != nil {
+		return nil, false, err
+	}
+	c, err := cyclefile.Parse("cycle", []byte(toml))
+	if err != nil {
+		return nil, false, err
+	}
+	e := &solidarity.Entry{Cycle: c.Year, Type: solidarity.CycleCreated, LegalBasis: "Art. 57(1) Regulation (EU) 2024/1351"}
+	return s.append(ctx, idemKey, e, solidarity.CyclePayload{TOML: toml}, func(v solidarity.View, st *state) error {
+		if st.cycle != nil {
+			return conflict("Art. 57(1)", "the %d cycle exists already; amend it instead", c.Year)
+		}
+		return nil
+	})
+}
+
+// AmendCycle replaces the cycle file of an existing pool (the act amended). Coordinator only.
+func (s *Service) AmendCycle(ctx context.Context, toml, idemKey string) (*solidarity.Entry, bool, error) {
+	if err := authorize(ctx, solidarity.WriteCycle, ""); err != nil {
+		return nil, false, err
+	}
+	c, err := cyclefile.Parse("cycle", []byte(toml))
+	if err != nil {
+		return nil, false, err
+	}
+	e := &solidarity.Entry{Cycle: c.Year, Type: solidarity.CycleAmended, LegalBasis: "Art. 57(1) Regulation (EU) 2024/1351"}
+	return s.append(ctx, idemKey, e, solidarity.CyclePayload{TOML: toml}, func(v solidarity.View, st *state) error {
+		if st.cycle == nil {
+			return &solidarity.Error{Code: solidarity.ENOTFOUND, Message: fmt.Sprintf("no %d cycle to amend", c.Year)}
+		}
+		return nil
+	})
+}
+
+// SetStatus records a state's situation (Art. 11 decision; Arts. 58–59). Coordinator only.
+func (s *Service) SetStatus(ctx context.Context, year int, m solidarity.MemberState, p solidarity.StatusPayload, idemKey string) (*solidarity.Entry, bool, error) {
+	if err := authorize(ctx, solidarity.WriteStatus, m); err != nil {
+		return nil, false, err
+	}
+	e := &solidarity.Entry{Cycle: year, Type: solidarity.StatusDecided, State: m, LegalBasis: "Art. 11; Arts. 58–59"}
+	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error { return st.participates(m) })
+}
+
+// Pledge sets state m's pledge of one type (Art. 56(2), Art. 57(1)); the entry is
+// pledge.made the first time and pledge.changed after. Officers pledge for their own
+// state; the coordinator for any.
+func (s *Service) Pledge(ctx context.Context, year int, m solidarity.MemberState, p solidarity.PledgePayload, idemKey string) (*solidarity.Entry, bool, error) {
+	if err := authorize(ctx, solidarity.WritePledge, m); err != nil {
+		return nil, false, err
+	}
+	if err := checkPledge(p); err != nil {
+		return nil, false, err
+	}
+	e := &solidarity.Entry{Cycle: year, Type: solidarity.PledgeMade, State: m, Ref: string(p.Type), LegalBasis: "Art. 56(2), Art. 57(1)"}
+	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error {
+		if err := st.participates(m); err != nil {
+			return err
+		}
+		if _, ok := st.pledges[pledgeKey{m, p.Type}]; ok {
+			e.Type = solidarity.PledgeChanged
+		}
+		return nil
+	})
+}
+
+func checkPledge(p solidarity.PledgePayload) error {
+	switch {
+	case !p.Type.Valid():
+		return invalid("type", "Art. 56(2)", "pledge type %q is not one of %v", p.Type, solidarity.PledgeTypes())
+	case p.Type == solidarity.NoPledge && (p.Relocations != 0 || p.EURCents != 0):
+		return invalid("type", "", "a pledge of type none carries no amount")
+	case p.Type.InUnits() && (p.Relocations < 0 || p.EURCents != 0):
+		return invalid("relocations", "Art. 56(2)", "a %s pledge is a non-negative number of relocations", p.Type)
+	case !p.Type.InUnits() && p.Type != solidarity.NoPledge && (p.EURCents < 0 || p.Relocations != 0):
+		return invalid("eur_cents", "Art. 56(2)", "a %s pledge is a non-negative amount in euro", p.Type)
+	}
+	return nil
+}
+
+func checkExtent(p solidarity.DeductionPayload) error {
+	n := 0
+	if p.Full {
+		n++
+	}
+	if p.Fraction != "" {
+		n++
+		r, ok := new(big.Rat).SetString(p.Fraction)
+		if !ok || r.Sign() <= 0 || r.Cmp(big.NewRat(1, 1)) > 0 {
+			return invalid("fraction", "Arts. 61–62", "a partial deduction is a fraction in (0, 1], got %q", p.Fraction)
+		}
+	}
+	if p.Relocations != 0 {
+		n++
+		if p.Relocations < 0 {
+			return invalid("relocations", "Arts. 61–62", "a deduction cannot be negative")
+		}
+	}
+	if n != 1 {
+		return invalid("full", "Arts. 61–62", "a deduction is exactly one of full, fraction or relocations")
+	}
+	return nil
+}
+
+// RequestDeduction records a state's request for a partial or full deduction (Arts.
+// 61(1), 62(1): "at any time"). The entry's Ref identifies the request.
+func (s *Service) RequestDeduction(ctx context.Context, year int, m solidarity.MemberState, p solidarity.DeductionPayload, idemKey string) (*solidarity.Entry, bool, error) {
+	if err := authorize(ctx, solidarity.RequestDeduct, m); err != nil {
+		return nil, false, err
+	}
+	if p.Article != "Art. 61" && p.Article != "Art. 62" {
+		return nil, false, invalid("article", "Arts. 61–62", "a deduction is requested under Art. 61 or Art. 62, not %q", p.Article)
+	}
+	if err := checkExtent(p); err != nil {
+		return nil, false, err
+	}
+	p.Granted, p.Act = false, ""
+	e := &solidarity.Entry{Cycle: year, Type: solidarity.DeductionRequested, State: m, LegalBasis: p.Article + "(1) Regulation (EU) 2024/1351"}
+	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error {
+		if err := st.participates(m); err != nil {
+			return err
+		}
+		e.Ref = fmt.Sprintf("DED-%d-%s-%d", year, m, st.count(solidarity.DeductionRequested, m)+1)
+		return nil
+	})
+}
+
+// AssessDeduction records the Commission's assessment of request ref (Art. 61(3), due
+// four weeks after the request). Coordinator's team only.
+func (s *Service) AssessDeduction(ctx context.Context, year int, ref string, p solidarity.AssessmentPayload, idemKey string) (*solidarity.Entry, bool, error) {
+	if err := authorize(ctx, solidarity.AssessDeduct, ""); err != nil {
+		return nil, false, err
+	}
+	e := &solidarity.Entry{Cycle: year, Type: solidarity.DeductionAssessed, Ref: ref, LegalBasis: "Art. 61(3) Regulation (EU) 2024/1351"}
+	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error {
+		req, ok := st.byRef[solidarity.DeductionRequested][ref]
+		if !ok {
+			return &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "ref", Article: "Art. 61(3)", Message: fmt.Sprintf("no deduction request %q in the %d cycle", ref, year)}
+		}
+		if _, done := st.byRef[solidarity.DeductionAssessed][ref]; done {
+			return conflict("Art. 61(3)", "request %s is assessed already", ref)
+		}
+		e.State = req.State
+		return nil
+	})
+}
+
+// DecideDeduction records the Council's implementing act on request ref (Art. 61(4)).
+// A decision needs a request; a granted decision becomes a dated deduction.
+func (s *Service) DecideDeduction(ctx context.Context, year int, ref string, p solidarity.DeductionPayload, idemKey string) (*solidarity.Entry, bool, error) {
+	if err := authorize(ctx, solidarity.DecideDeduct, ""); err != nil {
+		return nil, false, err
+	}
+	if p.Act == "" {
+		return nil, false, invalid("act", "Art. 61(4)", "a decision needs the Council implementing act that took it")
+	}
+	if p.Granted {
+		if err := checkExtent(p); err != nil {
+			return nil, false, err
+		}
+	}
+	e := &solidarity.Entry{Cycle: year, Type: solidarity.DeductionDecided, Ref: ref, LegalBasis: "Art. 61(4) Regulation (EU) 2024/1351"}
+	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error {
+		req, ok := st.byRef[solidarity.DeductionRequested][ref]
+		if !ok {
+			return conflict("Art. 61(4)", "no deduction request %q in the %d cycle: the Council decides on a request", ref, year)
+		}
+		if _, done := st.byRef[solidarity.DeductionDecided][ref]; done {
+			return conflict("Art. 61(4)", "request %s is decided already", ref)
+		}
+		e.State = req.State
+		return nil
+	})
+}
+
+// RequestOffset records a benefitting state's request that counterpart take
+// responsibility for applications instead of relocations (Art. 63(1), Art. 69(1)). It
+// is refused unless relocation pledges reach half the Commission-proposed number.
+func (s *Service) RequestOffset(ctx context.Context, year int, m solidarity.MemberState, p solidarity.OffsetPayload, idemKey string) (*solidarity.Entry, bool, error) {
+	return s.offset(ctx, year, m, p, idemKey, solidarity.OffsetRequested)
+}
+
+// OfferOffset records a contributing state's offer to take responsibility instead of
+// relocations (Art. 63(2)); refused unless 63(2)(a) or (b) holds.
+func (s *Service) OfferOffset(ctx context.Context, year int, m solidarity.MemberState, p solidarity.OffsetPayload, idemKey string) (*solidarity.Entry, bool, error) {
+	return s.offset(ctx, year, m, p, idemKey, solidarity.OffsetOffered)
+}
+
+func (s *Service) offset(ctx context.Context, year int, m solidarity.MemberState, p solidarity.OffsetPayload, idemKey string, t solidarity.EntryType) (*solidarity.Entry, bool, error) {
+	if err := authorize(ctx, solidarity.RequestOffset, m); err != nil {
+		return nil, false, err
+	}
+	if p.Applications <= 0 {
+		return nil, false, invalid("applications", "Art. 69(1)", "the number of applications must be positive")
+	}
+	if p.Counterpart == m || !p.Counterpart.Valid() {
+		return nil, false, invalid("counterpart", "Art. 69(1)", "the counterpart must be another Member State")
+	}
+	article := "Art. 63(1), Art. 69"
+	if t == solidarity.OffsetOffered {
+		article = "Art. 63(2), Art. 69"
+	}
+	e := &solidarity.Entry{Cycle: year, Type: t, State: m, LegalBasis: article}
+	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error {
+		if err := st.participates(m); err != nil {
+			return err
+		}
+		if err := st.participates(p.Counterpart); err != nil {
+			return err
+		}
+		res, err := s.compute(ctx, v, st, time.Time{})
+		if err != nil {
+			return err
+		}
+		benefitting, contributing := m, p.Counterpart
+		if t == solidarity.OffsetOffered {
+			benefitting, contributing = p.Counterpart, m
+		}
+		if !res.status(benefitting).Benefitting {
+			return conflict(article, "%s is not a benefitting state of the %d cycle", benefitting, year)
+		}
+		switch t {
+		case solidarity.OffsetRequested:
+			if res.Union.BenefittingMayRequest != "yes" {
+				return conflict("Art. 63(1)", "relocation pledges do not (or are not known to) reach 50 %% of the Commission-proposed number: offsets may not be requested (%s)", res.Union.BenefittingMayRequest)
+			}
+		case solidarity.OffsetOffered:
+			if res.mayOffer(contributing) != "yes" {
+				return conflict("Art. 63(2)", "%s may not offer offsets: neither the Art. 63(1) threshold nor its own 50 %% relocation pledge is known to be met", contributing)
+			}
+		}
+		e.Ref = fmt.Sprintf("OFF-%d-%s-%d", year, m, st.count(t, m)+1)
+		return nil
+	})
+}
+
+// ReplyOffset records the reply to offset request or offer ref within 30 days (Art.
+// 69(2)): the counterpart accepts up to the number asked.
+func (s *Service) ReplyOffset(ctx context.Context, year int, ref string, p solidarity.ReplyPayload, idemKey string) (*solidarity.Entry, bool, error) {
+	e := &solidarity.Entry{Cycle: year, Type: solidarity.OffsetReplied, Ref: ref, LegalBasis: "Art. 69(2) Regulation (EU) 2024/1351"}
+	var reqEntry *solidarity.Entry
+	var req solidarity.OffsetPayload
+	// Who may reply depends on the request, so the check happens inside the
+	// transaction; authorisation is still decided before anything is written.
+	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error {
+		reqEntry = st.byRef[solidarity.OffsetRequested][ref]
+		if reqEntry == nil {
+			reqEntry = st.byRef[solidarity.OffsetOffered][ref]
+		}
+		if reqEntry == nil {
+			return &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "ref", Message: fmt.Sprintf("no offset request or offer %q in the %d cycle", ref, year)}
+		}
+		if err := json.Unmarshal(reqEntry.Payload, &req); err != nil {
+			return err
+		}
+		if err := authorize(ctx, solidarity.ReplyOffset, req.Counterpart); err != nil {
+			return err
+		}
+		e.State = req.Counterpart
+		if _, done := st.byRef[solidarity.OffsetReplied][ref]; done {
+			return conflict("Art. 69(2)", "%s has been answered already", ref)
+		}
+		if due := reqEntry.At.Add(OffsetReplyPeriod); e.At.After(due) {
+			return conflict("Art. 69(2)", "the reply to %s was due by %s (30 days)", ref, due.Format(time.DateOnly))
+		}
+		if p.Accepted < 0 || p.Accepted > req.Applications {
+			return invalid("accepted", "Art. 69(2)", "accepted must be between 0 and the %d applications asked", req.Applications)
+		}
+		return nil
+	})
+}
+
+// Deliver records solidarity delivered by state m: relocations (relocation.delivered),
+// a payment (payment.made) or alternative measures (alternative.delivered). Beyond the
+// state's pledge of that kind it needs OverDelivery.
+func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberState, t solidarity.EntryType, p solidarity.DeliveryPayload, idemKey string) (*solidarity.Entry, bool, error) {
+	if err := authorize(ctx, solidarity.WriteDelivery, m); err != nil {
+		return nil, false, err
+	}
+	var article string
+	switch t {
+	case solidarity.RelocationDelivered:
+		article = "Arts. 67–68"
+		if p.Relocations <= 0 || p.EURCents != 0 {
+			return nil, false, invalid("relocations", article, "a relocation delivery is a positive number of persons")
+		}
+	case solidarity.PaymentMade:
+		article = "Art. 64"
+		if p.EURCents <= 0 || p.Relocations != 0 {
+			return nil, false, invalid("eur_cents", article, "a payment is a positive amount in euro")
+		}
+	case solidarity.AlternativeDelivered:
+		article = "Art. 65"
+		if p.EURCents <= 0 || p.Relocations != 0 {
+			return nil, false, invalid("eur_cents", article, "alternative measures are valued as a positive amount in euro")
+		}
+	default:
+		return nil, false, invalid("type", "", "%q is not a delivery", t)
+	}
+	e := &solidarity.Entry{Cycle: year, Type: t, State: m, LegalBasis: article + " Regulation (EU) 2024/1351"}
+	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error {
+		if err := st.participates(m); err != nil {
+			return err
+		}
+		if p.OverDelivery {
+			return nil
+		}
+		tot, err := v.Totals(ctx, year)
+		if err != nil {
+			return err
+		}
+		var done solidarity.Totals
+		for _, x := range tot {
+			if x.State == m {
+				done = x
+			}
+		}
+		c, _ := st.assemble()
+		var pledged, have, add int64
+		for _, pl := range c.Pledges {
+			if pl.State != m {
+				continue
+			}
+			switch {
+			case t == solidarity.RelocationDelivered && (pl.Type == solidarity.RelocationApplicants || pl.Type == solidarity.RelocationBeneficiaries):
+				pledged += pl.Relocations
+			case t == solidarity.PaymentMade && pl.Type == solidarity.Financial,
+				t == solidarity.AlternativeDelivered && pl.Type == solidarity.Alternative:
+				pledged += int64(pl.EUR)
+			}
+		}
+		switch t {
+		case solidarity.RelocationDelivered:
+			have, add = done.Relocations, p.Relocations
+		case solidarity.PaymentMade:
+			have, add = int64(done.Payments), int64(p.EURCents)
+		default:
+			have, add = int64(done.Alternative), int64(p.EURCents)
+		}
+		if have+add > pledged {
+			return conflict(article, "%s would deliver %d in total against a pledge of %d of that kind; set over_delivery to record more than the pledge", m, have+add, pledged)
+		}
+		return nil
+	})
+}
+
+// Entries lists ledger entries. The coordinator and auditors read the whole ledger;
+// an officer reads its own state's entries.
+func (s *Service) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*solidarity.Entry, error) {
+	u := solidarity.UserFromContext(ctx)
+	if !solidarity.Can(u, solidarity.ReadLedger, "") {
+		if u == nil || !solidarity.Can(u, solidarity.ReadStateDetail, u.State) || (f.State != nil && *f.State != u.State) {
+			return nil, denied(solidarity.ReadLedger, "")
+		}
+		f.State = &u.State
+	}
+	return s.Store.Entries(ctx, f)
+}
+
+// Verify checks the whole chain (auditors and the coordinator).
+func (s *Service) Verify(ctx context.Context) (*ledger.Verification, error) {
+	if err := authorize(ctx, solidarity.VerifyLedger, ""); err != nil {
+		return nil, err
+	}
+	return ledger.Verify(s.Store.All(ctx), s.Now())
+}
+
+// Cycles returns the years that have a cycle in the ledger.
+func (s *Service) Cycles(ctx context.Context) ([]int, error) {
+	es, err := s.Store.Entries(ctx, solidarity.EntryFilter{Type: ptr(solidarity.CycleCreated), Limit: 1000})
+	if err != nil {
+		return nil, err
+	}
+	var years []int
+	for _, e := range es {
+		years = append(years, e.Cycle)
+	}
+	slices.Sort(years)
+	return years, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+var errNoCycle = errors.New("no cycle")

@@ -1,0 +1,449 @@
+package postgres
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"solidarity"
+	"solidarity/ledger"
+)
+
+// maxBatch caps the appends of one transaction. Each append runs in a subtransaction
+// (a savepoint) that gets a transaction id of its own; PostgreSQL keeps up to 64 of
+// those per backend in shared memory, and past that every other session's snapshot
+// must look them up in pg_subtrans while the batch is open. A batch stays within 64.
+const maxBatch = 64
+
+// batchTimeout bounds one batch transaction, so that a server that stops answering
+// fails the batch rather than holding the writer for ever.
+const batchTimeout = time.Minute
+
+// A batch is the transaction in which the writer appends one group of requests.
+//
+// Round trips to the server are what an append costs, so a batch spends few. One opens
+// it: the head row's lock, the lookup of every idempotency key of the batch, the first
+// savepoint. An append's writes (its entry, the totals, then RELEASE of its savepoint
+// and SAVEPOINT for the next append) are not sent on their own: they wait in pending
+// and go in one pipeline with the next statement the batch needs, which is usually the
+// first query of the next append's check, or else the head update before COMMIT. So an
+// append costs the queries of its check and nothing more; a refused one costs a
+// ROLLBACK TO its savepoint if its check had read anything (the savepoint stays open
+// for the next append).
+//
+// Should a pending append's write fail, the statements after it in the pipeline are
+// skipped; the batch rolls back to that append's savepoint, answers it with the error,
+// seals the pending appends after it again onto the corrected head and sends them
+// again with the statement that was waiting. Those appends' checks read nothing (else
+// their writes would have gone out before), so they need not run again; idempotency
+// keys are only decided against appends already sent.
+type batch struct {
+	ctx  context.Context
+	tx   pgx.Tx
+	seq  int64 // the head: the last append sent or pending
+	hash string
+	// known holds the entries of the batch's idempotency keys, the committed ones and
+	// those this transaction has written.
+	known   map[string]*solidarity.Entry
+	knownFP map[string]string // the fingerprints of known's keys ("" for old entries)
+	pending []*pendingAppend
+	written int   // appends sent and written
+	fatal   error // the transaction is unusable: the batch fails
+}
+
+// pendingAppend is an append sealed onto the head whose writes are not sent yet.
+type pendingAppend struct {
+	r     *request
+	c     *solidarity.Entry
+	delta *solidarity.Totals // nil for entries that are not deliveries
+}
+
+// statements queues the writes of p, and says how many they are.
+func (p *pendingAppend) statements(b *pgx.Batch) int {
+	c := p.c
+	var key, fp *string
+	if p.r.key != "" {
+		key, fp = &p.r.key, &p.r.fp
+	}
+	b.Queue(`INSERT INTO entries (`+entryColumns+`, idem_key, idem_fp)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		c.Seq, c.Cycle, string(c.Type), string(c.State), c.Ref, c.Actor, c.At,
+		c.LegalBasis, []byte(c.Payload), c.PrevHash, c.Hash, key, fp)
+	n := 1
+	if d := p.delta; d != nil {
+		b.Queue(`INSERT INTO totals AS t (cycle, state, relocations, payments, alternative)
+			VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (cycle, state) DO UPDATE SET
+				relocations = t.relocations + excluded.relocations,
+				payments    = t.payments + excluded.payments,
+				alternative = t.alternative + excluded.alternative`,
+			d.Cycle, string(d.State), d.Relocations, int64(d.Payments), int64(d.Alternative))
+		n++
+	}
+	b.Queue(`RELEASE SAVEPOINT append`)
+	b.Queue(`SAVEPOINT append`)
+	return n + 2
+}
+
+// commitBatch appends the requests in order in one transaction and answers each once
+// the transaction has committed. It runs on the writer goroutine only.
+func (s *Store) commitBatch(reqs []*request) {
+	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
+	defer cancel()
+	var taken []*request
+	// fail answers every request of the batch with err: nothing of it is committed.
+	fail := func(err error, from int) {
+		err = internal("append", err)
+		for _, r := range taken {
+			r.answer(nil, false, err)
+			close(r.done)
+		}
+		for _, r := range reqs[from:] {
+			if r.take() {
+				r.answer(nil, false, err)
+				r.mu.Unlock()
+				close(r.done)
+			}
+		}
+	}
+
+	b, err := s.begin(ctx, reqs)
+	if err != nil {
+		fail(err, 0)
+		return
+	}
+	defer b.tx.Rollback(ctx)
+	for i, r := range reqs {
+		if !r.take() {
+			continue
+		}
+		taken = append(taken, r)
+		b.append(r)
+		r.mu.Unlock()
+		if b.fatal != nil {
+			fail(b.fatal, i+1)
+			return
+		}
+	}
+	if err := b.commit(); err != nil {
+		fail(err, len(reqs))
+		return
+	}
+	for _, r := range taken {
+		close(r.done)
+	}
+}
+
+// begin opens the batch transaction: it locks the head row, which serialises the
+// writers of every process on this database, reads the head, looks up the batch's
+// idempotency keys and opens the first savepoint, in one round trip. Under READ
+// COMMITTED each statement sees what the previous holder of the lock committed, and no
+// other writer can add a key before this transaction ends.
+func (s *Store) begin(ctx context.Context, reqs []*request) (*batch, error) {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
+	if err != nil {
+		return nil, err
+	}
+	b := &batch{ctx: ctx, tx: tx, known: map[string]*solidarity.Entry{}, knownFP: map[string]string{}}
+	var keys []string
+	for _, r := range reqs {
+		if r.key != "" {
+			keys = append(keys, r.key)
+		}
+	}
+	pb := &pgx.Batch{}
+	pb.Queue(`SELECT seq, hash FROM head FOR UPDATE`).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&b.seq, &b.hash)
+	})
+	if len(keys) > 0 {
+		pb.Queue(`SELECT `+entryColumns+`, idem_key, idem_fp FROM entries WHERE idem_key = ANY($1)`, keys).Query(func(rows pgx.Rows) error {
+			for rows.Next() {
+				var key string
+				var fp *string
+				e, err := scanEntry(rows, &key, &fp)
+				if err != nil {
+					return err
+				}
+				b.known[key] = e
+				if fp != nil {
+					b.knownFP[key] = *fp
+				}
+			}
+			return rows.Err()
+		})
+	}
+	pb.Queue(`SAVEPOINT append`)
+	if err := tx.SendBatch(ctx, pb).Close(); err != nil {
+		tx.Rollback(ctx)
+		return nil, err
+	}
+	return b, nil
+}
+
+// append runs one request in the open savepoint and records its answer in r (for an
+// append still pending, the answer it will have if its writes succeed). It sets
+// b.fatal if the transaction became unusable.
+func (b *batch) append(r *request) {
+	if r.key != "" {
+		// A key is decided against appends already written.
+		for b.pendingKey(r.key) && b.fatal == nil {
+			b.flush(nil)
+		}
+		if b.fatal != nil {
+			return
+		}
+		if prev, ok := b.known[r.key]; ok {
+			if !sameRequest(b.knownFP[r.key], prev, r) {
+				r.answer(nil, false, solidarity.Errorf(solidarity.ECONFLICT,
+					"idempotency key already used for a different entry (seq %d)", prev.Seq))
+				return
+			}
+			replay := *prev
+			replay.Payload = bytes.Clone(prev.Payload)
+			r.answer(&replay, true, nil)
+			return
+		}
+	}
+
+	if r.check != nil {
+		v := &txView{b: b}
+		err := runCheck(r, v)
+		if b.fatal != nil {
+			return
+		}
+		if v.failed || (err != nil && v.used && r.panicked != nil) {
+			// A query failed (which aborts the transaction until the savepoint is
+			// rolled back to) or was cut short: undo, and refuse the append.
+			if _, rerr := b.tx.Exec(b.ctx, `ROLLBACK TO SAVEPOINT append`); rerr != nil {
+				b.setFatal(rerr)
+				return
+			}
+			if err == nil {
+				err = internal("append", errors.New("a query of the check failed"))
+			}
+		}
+		if err != nil {
+			r.answer(nil, false, err)
+			return
+		}
+	}
+
+	c := *r.e // as check left it
+	c.Payload = bytes.Clone(c.Payload)
+	c.Seq = b.seq + 1
+	ledger.Seal(&c, b.hash)
+	d, isDelivery, err := ledger.Delta(&c)
+	if err != nil {
+		r.answer(nil, false, solidarity.Errorf(solidarity.EINVALID, "%v", err))
+		return
+	}
+	p := &pendingAppend{r: r, c: &c}
+	if isDelivery {
+		p.delta = &d
+	}
+	b.pending = append(b.pending, p)
+	b.seq, b.hash = c.Seq, c.Hash
+	r.answer(&c, false, nil)
+}
+
+func (b *batch) pendingKey(key string) bool {
+	for _, p := range b.pending {
+		if p.r.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *batch) setFatal(err error) {
+	if err != nil && b.fatal == nil {
+		b.fatal = err
+	}
+}
+
+// flush sends the pending writes followed by the statement extra queues (if any), in
+// one pipeline. It returns the results positioned at extra's, which the caller reads
+// and closes; or nil if a pending write failed (the batch then rolled back to that
+// append's savepoint, answered it, and put the appends after it back in pending,
+// sealed anew: extra must be queued again) or if the transaction became unusable
+// (b.fatal).
+func (b *batch) flush(extra func(*pgx.Batch)) pgx.BatchResults {
+	pb := &pgx.Batch{}
+	counts := make([]int, len(b.pending))
+	for i, p := range b.pending {
+		counts[i] = p.statements(pb)
+	}
+	if extra != nil {
+		extra(pb)
+	}
+	if len(pb.QueuedQueries) == 0 {
+		return nil
+	}
+	br := b.tx.SendBatch(b.ctx, pb)
+	pending := b.pending
+	b.pending = nil
+	for i, p := range pending {
+		for range counts[i] {
+			if _, err := br.Exec(); err != nil {
+				br.Close()
+				b.undo(pending[i:], err)
+				return nil
+			}
+		}
+		b.written++
+		if p.r.key != "" {
+			b.known[p.r.key] = p.c
+			b.knownFP[p.r.key] = p.r.fp
+		}
+	}
+	if extra == nil {
+		b.setFatal(br.Close())
+		return nil
+	}
+	return br
+}
+
+// undo handles the failure (err) of the first of pending's writes: it rolls back to
+// that append's savepoint, answers it with the error, and seals the appends after it
+// onto the head before it, back in pending.
+func (b *batch) undo(pending []*pendingAppend, err error) {
+	if _, rerr := b.tx.Exec(b.ctx, `ROLLBACK TO SAVEPOINT append`); rerr != nil {
+		b.setFatal(rerr)
+		return
+	}
+	failed := pending[0]
+	if pgCode(err) == uniqueViolation {
+		failed.r.answer(nil, false, solidarity.Errorf(solidarity.ECONFLICT, "idempotency key already used"))
+	} else {
+		failed.r.answer(nil, false, internal("append", err))
+	}
+	b.seq, b.hash = failed.c.Seq-1, failed.c.PrevHash
+	for _, p := range pending[1:] {
+		p.c.Seq = b.seq + 1
+		ledger.Seal(p.c, b.hash)
+		b.seq, b.hash = p.c.Seq, p.c.Hash
+		b.pending = append(b.pending, p)
+	}
+}
+
+// commit sends the pending writes with the head's update and commits; with nothing
+// written it rolls back instead (what replays and refusals read was committed).
+func (b *batch) commit() error {
+	for {
+		if b.fatal != nil {
+			return b.fatal
+		}
+		if b.written == 0 && len(b.pending) == 0 {
+			return b.tx.Rollback(b.ctx)
+		}
+		seq, hash := b.seq, b.hash
+		br := b.flush(func(pb *pgx.Batch) {
+			pb.Queue(`UPDATE head SET seq = $1, hash = $2`, seq, hash)
+		})
+		if br == nil {
+			continue
+		}
+		_, err := br.Exec()
+		if cerr := br.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		return b.tx.Commit(b.ctx)
+	}
+}
+
+// runCheck calls r's check, turning a panic into r.panicked (raised again in the
+// caller's goroutine) and a refused append.
+func runCheck(r *request, v solidarity.View) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.panicked = p
+			err = errCheckPanicked
+		}
+	}()
+	return r.check(v)
+}
+
+var errCheckPanicked = errors.New("check panicked")
+
+// txView is the View a check gets: queries in the batch transaction, the first of
+// them in one pipeline with the pending writes. They run with the batch's context, not
+// the caller's, since cancelling a statement would break the transaction the whole
+// batch shares; a caller's context that has ended stops them before they start.
+type txView struct {
+	b      *batch
+	used   bool // a query was sent
+	failed bool // a query failed
+}
+
+func (v *txView) Find(ctx context.Context, cycle int, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
+	if err := v.start(ctx); err != nil {
+		return nil, err
+	}
+	es, err := view{batchQueryer{v.b}}.Find(v.b.ctx, cycle, types...)
+	v.failed = v.failed || err != nil
+	return es, err
+}
+
+func (v *txView) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
+	if err := v.start(ctx); err != nil {
+		return nil, err
+	}
+	ts, err := view{batchQueryer{v.b}}.Totals(v.b.ctx, cycle)
+	v.failed = v.failed || err != nil
+	return ts, err
+}
+
+func (v *txView) start(ctx context.Context) error {
+	if v.b.fatal != nil {
+		return internal("append", v.b.fatal)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	v.used = true
+	return nil
+}
+
+// batchQueryer sends a View's queries in the batch transaction, with the pending
+// writes ahead of them in the same pipeline.
+type batchQueryer struct{ b *batch }
+
+func (q batchQueryer) SendBatch(ctx context.Context, qb *pgx.Batch) pgx.BatchResults {
+	b := q.b
+	for len(b.pending) > 0 && b.fatal == nil {
+		// Queued afresh at each attempt: pgx keeps in a queued query the prepared
+		// statement it used, which a failed pipeline deallocates.
+		br := b.flush(func(pb *pgx.Batch) {
+			for _, q := range qb.QueuedQueries {
+				pb.Queue(q.SQL, q.Arguments...)
+			}
+		})
+		if br != nil {
+			return br
+		}
+	}
+	if b.fatal != nil {
+		return failedResults{b.fatal}
+	}
+	return b.tx.SendBatch(ctx, qb)
+}
+
+// failedResults are the results of a pipeline that was not sent.
+type failedResults struct{ err error }
+
+func (r failedResults) Exec() (pgconn.CommandTag, error) { return pgconn.CommandTag{}, r.err }
+func (r failedResults) Query() (pgx.Rows, error)         { return nil, r.err }
+func (r failedResults) QueryRow() pgx.Row                { return failedRow(r) }
+func (r failedResults) Close() error                     { return r.err }
+func (r failedResults) Tx() pgx.Tx                       { return nil }
+
+type failedRow struct{ err error }
+
+func (r failedRow) Scan(...any) error { return r.err }

@@ -1,0 +1,283 @@
+package postgres
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"iter"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"solidarity"
+	"solidarity/ledger"
+)
+
+// queryer is what the pool offers, for the reads outside the writer.
+type queryer interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// allBatch is how many entries All reads per query.
+const allBatch = 500
+
+const entryColumns = `seq, cycle, type, state, ref, actor, at, legal_basis, payload, prev_hash, hash`
+
+// Append implements solidarity.Store with group commit (see writer.go): the append
+// is queued for the writer, which commits it with whatever other appends were waiting,
+// and Append returns once that transaction has committed (or failed).
+//
+// check runs on the writer goroutine, inside the batch transaction, and sees the
+// committed ledger plus the appends before this one in the batch. It must read only
+// through the View it is given: a call to the Store would wait for the writer that is
+// running the check. The View's queries run on the batch's connection whatever context
+// check passes them; a context that has ended fails the query at once, before it starts.
+//
+// If ctx ends while the append waits, Append returns an error wrapping ctx.Err(). When
+// the writer had not taken the append yet, nothing is written; when it had, the append
+// may still commit: a retry under the same idempotency key then replays it.
+func (s *Store) Append(ctx context.Context, idemKey string, e *solidarity.Entry, check func(solidarity.View) error) (*solidarity.Entry, bool, error) {
+	if err := validate(e); err != nil {
+		return nil, false, err
+	}
+	r := &request{key: idemKey, e: e, check: check}
+	if idemKey != "" {
+		r.fp = ledger.Fingerprint(e)
+	}
+	out, replayed, err := s.w.submit(ctx, r)
+	if err != nil || replayed {
+		return out, replayed, err
+	}
+	*e = *out
+	return e, false, nil
+}
+
+// validate refuses entries that could not be stored and read back as they were hashed.
+func validate(e *solidarity.Entry) error {
+	switch {
+	case e == nil:
+		return solidarity.Errorf(solidarity.EINVALID, "no entry")
+	case e.Type == "":
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "type", Message: "entry type is required"}
+	case !json.Valid(e.Payload):
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "payload", Message: "payload is not valid JSON"}
+	case e.At.UTC().Year() < 1 || e.At.UTC().Year() > 9999:
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "at", Message: "time out of range"}
+	}
+	return nil
+}
+
+// sameRequest reports whether r retries the request that first used its key: the
+// fingerprints match. Entries written before fingerprints were kept are compared field
+// by field.
+func sameRequest(storedFP string, stored *solidarity.Entry, r *request) bool {
+	if storedFP != "" {
+		return storedFP == r.fp
+	}
+	return sameEntry(stored, r.e)
+}
+
+// sameEntry reports whether e asks for what stored records: a retry of one request.
+// Seq, hashes and At (the retry's clock) are the store's to set and not compared.
+func sameEntry(stored, e *solidarity.Entry) bool {
+	return stored.Cycle == e.Cycle && stored.Type == e.Type && stored.State == e.State &&
+		stored.Ref == e.Ref && stored.Actor == e.Actor && stored.LegalBasis == e.LegalBasis &&
+		bytes.Equal(stored.Payload, e.Payload)
+}
+
+// Entries implements solidarity.Store.
+func (s *Store) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*solidarity.Entry, error) {
+	limit := f.Limit
+	switch {
+	case limit == 0:
+		limit = 100
+	case limit < 0 || limit > 1000:
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "limit", Message: "limit must be between 1 and 1000"}
+	}
+	args := []any{f.AfterSeq}
+	where := []string{"seq > $1"}
+	add := func(cond string, v any) {
+		args = append(args, v)
+		where = append(where, cond+" $"+strconv.Itoa(len(args)))
+	}
+	if f.Cycle != nil {
+		add("cycle =", *f.Cycle)
+	}
+	if f.State != nil {
+		add("state =", string(*f.State))
+	}
+	if f.Type != nil {
+		add("type =", string(*f.Type))
+	}
+	args = append(args, limit)
+	return queryEntries(ctx, s.pool, `SELECT `+entryColumns+` FROM entries WHERE `+
+		strings.Join(where, " AND ")+` ORDER BY seq LIMIT $`+strconv.Itoa(len(args)), args...)
+}
+
+// All implements solidarity.Store. It reads allBatch entries per query, so it holds
+// neither the whole ledger in memory nor a connection between batches.
+func (s *Store) All(ctx context.Context) iter.Seq2[*solidarity.Entry, error] {
+	return func(yield func(*solidarity.Entry, error) bool) {
+		var after int64
+		for {
+			batch, err := queryEntries(ctx, s.pool,
+				`SELECT `+entryColumns+` FROM entries WHERE seq > $1 ORDER BY seq LIMIT $2`, after, allBatch)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for _, e := range batch {
+				if !yield(e, nil) {
+					return
+				}
+			}
+			if len(batch) < allBatch {
+				return
+			}
+			after = batch[len(batch)-1].Seq
+		}
+	}
+}
+
+// Head implements solidarity.Store.
+func (s *Store) Head(ctx context.Context) (int64, string, error) {
+	var seq int64
+	var hash string
+	if err := s.pool.QueryRow(ctx, `SELECT seq, hash FROM head`).Scan(&seq, &hash); err != nil {
+		return 0, "", internal("head", err)
+	}
+	return seq, hash, nil
+}
+
+// Find implements solidarity.View on the committed state.
+func (s *Store) Find(ctx context.Context, cycle int, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
+	return view{s.pool}.Find(ctx, cycle, types...)
+}
+
+// Totals implements solidarity.View on the committed state.
+func (s *Store) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
+	return view{s.pool}.Totals(ctx, cycle)
+}
+
+// batcher is what the pool and a transaction offer, and the batch transaction of the
+// writer (batchQueryer): a View's queries go in one pipeline, one round trip.
+type batcher interface {
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// view is a solidarity.View on the pool or inside the batch transaction.
+type view struct{ q batcher }
+
+// Find reads each type with a query of its own, all in one pipeline (one round trip),
+// and merges them in sequence order. "cycle = $1 AND type = $2 ORDER BY seq" reads in
+// order from entries_cycle_type (cycle, type, seq) whatever the values, so its plan is
+// right however it was made; one statement with "type = ANY($2)" cannot use the
+// index's order, and a generic plan of it walks the primary key through every entry.
+func (v view) Find(ctx context.Context, cycle int, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
+	b := &pgx.Batch{}
+	if len(types) == 0 {
+		b.Queue(`SELECT `+entryColumns+` FROM entries WHERE cycle = $1 ORDER BY seq`, cycle)
+	} else {
+		seen := make(map[solidarity.EntryType]bool, len(types))
+		for _, t := range types {
+			if !seen[t] {
+				seen[t] = true
+				b.Queue(`SELECT `+entryColumns+` FROM entries WHERE cycle = $1 AND type = $2 ORDER BY seq`, cycle, string(t))
+			}
+		}
+	}
+	br := v.q.SendBatch(ctx, b)
+	defer br.Close()
+	var out []*solidarity.Entry
+	for range b.QueuedQueries {
+		rows, err := br.Query()
+		if err != nil {
+			return nil, internal("entries", err)
+		}
+		if out, err = collectEntries(rows, out); err != nil {
+			return nil, err
+		}
+	}
+	if err := br.Close(); err != nil {
+		return nil, internal("entries", err)
+	}
+	if len(b.QueuedQueries) > 1 {
+		slices.SortFunc(out, func(a, b *solidarity.Entry) int { return cmp.Compare(a.Seq, b.Seq) })
+	}
+	return out, nil
+}
+
+func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
+	b := &pgx.Batch{}
+	b.Queue(`SELECT cycle, state, relocations, payments, alternative
+		FROM totals WHERE cycle = $1 ORDER BY state`, cycle)
+	br := v.q.SendBatch(ctx, b)
+	defer br.Close()
+	rows, err := br.Query()
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	defer rows.Close()
+	var out []solidarity.Totals
+	for rows.Next() {
+		var t solidarity.Totals
+		var state string
+		var pay, alt int64
+		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt); err != nil {
+			return nil, internal("totals", err)
+		}
+		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("totals", err)
+	}
+	rows.Close()
+	if err := br.Close(); err != nil {
+		return nil, internal("totals", err)
+	}
+	return out, nil
+}
+
+func queryEntries(ctx context.Context, q queryer, query string, args ...any) ([]*solidarity.Entry, error) {
+	rows, err := q.Query(ctx, query, args...)
+	if err != nil {
+		return nil, internal("entries", err)
+	}
+	return collectEntries(rows, nil)
+}
+
+// collectEntries appends the entries of rows to out, and closes rows.
+func collectEntries(rows pgx.Rows, out []*solidarity.Entry) ([]*solidarity.Entry, error) {
+	defer rows.Close()
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, internal("entries", err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("entries", err)
+	}
+	return out, nil
+}
+
+// scanEntry scans the entryColumns, then into extra.
+func scanEntry(row pgx.Row, extra ...any) (*solidarity.Entry, error) {
+	var e solidarity.Entry
+	var typ, state string
+	var at time.Time
+	var payload []byte
+	if err := row.Scan(append([]any{&e.Seq, &e.Cycle, &typ, &state, &e.Ref, &e.Actor, &at, &e.LegalBasis,
+		&payload, &e.PrevHash, &e.Hash}, extra...)...); err != nil {
+		return nil, err
+	}
+	e.Type, e.State, e.At = solidarity.EntryType(typ), solidarity.MemberState(state), at.UTC()
+	e.Payload = json.RawMessage(payload)
+	return &e, nil
+}

@@ -1,0 +1,433 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"iter"
+	"strings"
+	"time"
+
+	"solidarity"
+	"solidarity/ledger"
+)
+
+// queryer is what both *sql.DB and *sql.Tx offer: reads run on the read pool, or
+// inside the batch transaction for a check.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// allBatch is how many entries All reads per query.
+const allBatch = 500
+
+const entryColumns = `seq, cycle, type, state, ref, actor, at, legal_basis, payload, prev_hash, hash`
+
+// Append implements solidarity.Store with group commit (see writer.go): the append
+// is queued for the writer, which commits it with whatever other appends were waiting,
+// and Append returns once that transaction has committed (or failed).
+//
+// check runs on the writer goroutine, inside the batch transaction, and sees the
+// committed ledger plus the appends before this one in the batch. It must read only
+// through the View it is given: a call to the Store would wait for the writer that is
+// running the check. The View's queries run on the writer connection with the batch's
+// context whatever context check passes them; a context that has ended fails the query
+// at once, before it starts.
+//
+// If ctx ends while the append waits, Append returns an error wrapping ctx.Err(). When
+// the writer had not taken the append yet, nothing is written; when it had, the append
+// may still commit: a retry under the same idempotency key then replays it.
+func (s *Store) Append(ctx context.Context, idemKey string, e *solidarity.Entry, check func(solidarity.View) error) (*solidarity.Entry, bool, error) {
+	if err := validate(e); err != nil {
+		return nil, false, err
+	}
+	r := &request{key: idemKey, e: e, check: check}
+	if idemKey != "" {
+		r.fp = ledger.Fingerprint(e)
+	}
+	out, replayed, err := s.w.submit(ctx, r)
+	if err != nil || replayed {
+		return out, replayed, err
+	}
+	*e = *out
+	return e, false, nil
+}
+
+// maxBatch caps the appends of one transaction, and so the wait of the last of them.
+const maxBatch = 256
+
+// batchTimeout bounds one batch transaction, so that a stuck database fails the batch
+// rather than holding the writer for ever.
+const batchTimeout = time.Minute
+
+// commitBatch appends the requests in order in one transaction and answers each once
+// the transaction has committed. It runs on the writer goroutine only.
+func (s *Store) commitBatch(reqs []*request) {
+	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
+	defer cancel()
+	var taken []*request
+	// fail answers every request of the batch with err: nothing of it is committed.
+	fail := func(err error, from int) {
+		for _, r := range taken {
+			r.answer(nil, false, err)
+			close(r.done)
+		}
+		for _, r := range reqs[from:] {
+			if r.take() {
+				r.answer(nil, false, err)
+				r.mu.Unlock()
+				close(r.done)
+			}
+		}
+	}
+
+	tx, err := s.write.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock now
+	if err != nil {
+		fail(internal("append", err), 0)
+		return
+	}
+	defer tx.Rollback()
+
+	var seq int64
+	var hash string
+	err = tx.QueryRowContext(ctx, `SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1`).Scan(&seq, &hash)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		fail(internal("append", err), 0)
+		return
+	}
+	written := 0
+	for i, r := range reqs {
+		if !r.take() {
+			continue
+		}
+		taken = append(taken, r)
+		wrote, err := appendOne(ctx, tx, r, seq, hash)
+		r.mu.Unlock()
+		if err != nil {
+			fail(internal("append", err), i+1)
+			return
+		}
+		if wrote {
+			seq, hash = r.out.Seq, r.out.Hash
+			written++
+		}
+	}
+	if written == 0 {
+		// Replays and refusals only: nothing to commit. What they read was committed.
+		tx.Rollback()
+	} else if err := tx.Commit(); err != nil {
+		fail(internal("append", err), len(reqs))
+		return
+	}
+	for _, r := range taken {
+		close(r.done)
+	}
+}
+
+// appendOne runs one request inside a savepoint of the batch transaction, given the
+// chain's head so far, and records its answer in r. wrote says whether it inserted an
+// entry (r.out); an error means the transaction is unusable and the batch fails.
+func appendOne(ctx context.Context, tx *sql.Tx, r *request, seq int64, prevHash string) (wrote bool, err error) {
+	if _, err := tx.ExecContext(ctx, `SAVEPOINT append`); err != nil {
+		return false, err
+	}
+	out, replayed, wrote, err := try(ctx, tx, r, seq, prevHash)
+	if err == nil && wrote {
+		if _, err := tx.ExecContext(ctx, `RELEASE SAVEPOINT append`); err != nil {
+			return false, err
+		}
+		r.answer(out, false, nil)
+		return true, nil
+	}
+	// Undo whatever this append did, whichever statement failed. An error that
+	// rolled back the whole transaction (SQLITE_FULL, SQLITE_IOERR, ...) took the
+	// savepoint with it, and fails the batch here.
+	if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT append; RELEASE SAVEPOINT append`); rerr != nil {
+		return false, rerr
+	}
+	r.answer(out, replayed, err)
+	return false, nil
+}
+
+// try is one append inside "SAVEPOINT append": the idempotency lookup, the check, the
+// sealing onto the chain and the writes. Whatever it returns other than wrote=true is
+// undone by the caller.
+func try(ctx context.Context, tx *sql.Tx, r *request, seq int64, prevHash string) (out *solidarity.Entry, replayed, wrote bool, err error) {
+	if r.key != "" {
+		var fp sql.NullString
+		prev, err := scanEntry(tx.QueryRowContext(ctx, `SELECT `+entryColumns+`, idem_fp FROM entries WHERE idem_key = ?`, r.key), &fp)
+		switch {
+		case err == nil:
+			if !sameRequest(fp.String, prev, r) {
+				return nil, false, false, solidarity.Errorf(solidarity.ECONFLICT,
+					"idempotency key already used for a different entry (seq %d)", prev.Seq)
+			}
+			return prev, true, false, nil
+		case !errors.Is(err, sql.ErrNoRows):
+			return nil, false, false, internal("append", err)
+		}
+	}
+
+	if r.check != nil {
+		if err := runCheck(r, txView{tx: tx, ctx: ctx}); err != nil {
+			return nil, false, false, err
+		}
+	}
+
+	c := *r.e // as check left it
+	c.Payload = bytes.Clone(c.Payload)
+	c.Seq = seq + 1
+	ledger.Seal(&c, prevHash)
+	d, isDelivery, err := ledger.Delta(&c)
+	if err != nil {
+		return nil, false, false, solidarity.Errorf(solidarity.EINVALID, "%v", err)
+	}
+	var key, fp any
+	if r.key != "" {
+		key, fp = r.key, r.fp
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO entries (`+entryColumns+`, idem_key, idem_fp)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.Seq, c.Cycle, string(c.Type), string(c.State), c.Ref, c.Actor, formatTime(c.At),
+		c.LegalBasis, []byte(c.Payload), c.PrevHash, c.Hash, key, fp); err != nil {
+		if isUnique(err) {
+			return nil, false, false, solidarity.Errorf(solidarity.ECONFLICT, "idempotency key already used")
+		}
+		return nil, false, false, internal("append", err)
+	}
+	if isDelivery {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO totals (cycle, state, relocations, payments, alternative)
+			VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (cycle, state) DO UPDATE SET
+				relocations = relocations + excluded.relocations,
+				payments    = payments + excluded.payments,
+				alternative = alternative + excluded.alternative`,
+			d.Cycle, string(d.State), d.Relocations, int64(d.Payments), int64(d.Alternative)); err != nil {
+			return nil, false, false, internal("append", err)
+		}
+	}
+	return &c, false, true, nil
+}
+
+// runCheck calls r's check, turning a panic into r.panicked (raised again in the
+// caller's goroutine) and a failed append.
+func runCheck(r *request, v solidarity.View) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.panicked = p
+			err = errCheckPanicked
+		}
+	}()
+	return r.check(v)
+}
+
+var errCheckPanicked = errors.New("check panicked")
+
+// txView is the View a check gets: queries in the batch transaction. They run with the
+// batch's context, not the caller's: a cancelled query on the writer connection could
+// disturb the transaction the whole batch shares. A caller's context that has ended
+// stops them before they start.
+type txView struct {
+	tx  *sql.Tx
+	ctx context.Context
+}
+
+func (v txView) Find(ctx context.Context, cycle int, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return view{v.tx}.Find(v.ctx, cycle, types...)
+}
+
+func (v txView) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return view{v.tx}.Totals(v.ctx, cycle)
+}
+
+// validate refuses entries that could not be stored and read back as they were hashed.
+func validate(e *solidarity.Entry) error {
+	switch {
+	case e == nil:
+		return solidarity.Errorf(solidarity.EINVALID, "no entry")
+	case e.Type == "":
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "type", Message: "entry type is required"}
+	case !json.Valid(e.Payload):
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "payload", Message: "payload is not valid JSON"}
+	case e.At.UTC().Year() < 1 || e.At.UTC().Year() > 9999:
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "at", Message: "time out of range"}
+	}
+	return nil
+}
+
+// sameRequest reports whether r retries the request that first used its key: the
+// fingerprints match. Entries written before fingerprints were kept are compared field
+// by field.
+func sameRequest(storedFP string, stored *solidarity.Entry, r *request) bool {
+	if storedFP != "" {
+		return storedFP == r.fp
+	}
+	return sameEntry(stored, r.e)
+}
+
+// sameEntry reports whether e asks for what stored records: a retry of one request.
+// Seq, hashes and At (the retry's clock) are the store's to set and not compared.
+func sameEntry(stored, e *solidarity.Entry) bool {
+	return stored.Cycle == e.Cycle && stored.Type == e.Type && stored.State == e.State &&
+		stored.Ref == e.Ref && stored.Actor == e.Actor && stored.LegalBasis == e.LegalBasis &&
+		bytes.Equal(stored.Payload, e.Payload)
+}
+
+// Entries implements solidarity.Store.
+func (s *Store) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*solidarity.Entry, error) {
+	limit := f.Limit
+	switch {
+	case limit == 0:
+		limit = 100
+	case limit < 0 || limit > 1000:
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "limit", Message: "limit must be between 1 and 1000"}
+	}
+	where := []string{"seq > ?"}
+	args := []any{f.AfterSeq}
+	if f.Cycle != nil {
+		where = append(where, "cycle = ?")
+		args = append(args, *f.Cycle)
+	}
+	if f.State != nil {
+		where = append(where, "state = ?")
+		args = append(args, string(*f.State))
+	}
+	if f.Type != nil {
+		where = append(where, "type = ?")
+		args = append(args, string(*f.Type))
+	}
+	args = append(args, limit)
+	return queryEntries(ctx, s.read, `SELECT `+entryColumns+` FROM entries WHERE `+
+		strings.Join(where, " AND ")+` ORDER BY seq LIMIT ?`, args...)
+}
+
+// All implements solidarity.Store. It reads allBatch entries per query, so it holds
+// neither the whole ledger in memory nor a read transaction open between batches.
+func (s *Store) All(ctx context.Context) iter.Seq2[*solidarity.Entry, error] {
+	return func(yield func(*solidarity.Entry, error) bool) {
+		var after int64
+		for {
+			batch, err := queryEntries(ctx, s.read,
+				`SELECT `+entryColumns+` FROM entries WHERE seq > ? ORDER BY seq LIMIT ?`, after, allBatch)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for _, e := range batch {
+				if !yield(e, nil) {
+					return
+				}
+			}
+			if len(batch) < allBatch {
+				return
+			}
+			after = batch[len(batch)-1].Seq
+		}
+	}
+}
+
+// Head implements solidarity.Store.
+func (s *Store) Head(ctx context.Context) (int64, string, error) {
+	var seq int64
+	var hash string
+	err := s.read.QueryRowContext(ctx, `SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1`).Scan(&seq, &hash)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, "", internal("head", err)
+	}
+	return seq, hash, nil
+}
+
+// Find implements solidarity.View on the committed state.
+func (s *Store) Find(ctx context.Context, cycle int, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
+	return view{s.read}.Find(ctx, cycle, types...)
+}
+
+// Totals implements solidarity.View on the committed state.
+func (s *Store) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
+	return view{s.read}.Totals(ctx, cycle)
+}
+
+// view is a solidarity.View on the read pool or inside the batch transaction.
+type view struct{ q queryer }
+
+func (v view) Find(ctx context.Context, cycle int, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
+	query := `SELECT ` + entryColumns + ` FROM entries WHERE cycle = ?`
+	args := []any{cycle}
+	if len(types) > 0 {
+		query += ` AND type IN (?` + strings.Repeat(", ?", len(types)-1) + `)`
+		for _, t := range types {
+			args = append(args, string(t))
+		}
+	}
+	return queryEntries(ctx, v.q, query+` ORDER BY seq`, args...)
+}
+
+func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
+	rows, err := v.q.QueryContext(ctx, `SELECT cycle, state, relocations, payments, alternative
+		FROM totals WHERE cycle = ? ORDER BY state`, cycle)
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	defer rows.Close()
+	var out []solidarity.Totals
+	for rows.Next() {
+		var t solidarity.Totals
+		var state string
+		var pay, alt int64
+		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt); err != nil {
+			return nil, internal("totals", err)
+		}
+		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("totals", err)
+	}
+	return out, nil
+}
+
+func queryEntries(ctx context.Context, q queryer, query string, args ...any) ([]*solidarity.Entry, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, internal("entries", err)
+	}
+	defer rows.Close()
+	var out []*solidarity.Entry
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, internal("entries", err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("entries", err)
+	}
+	return out, nil
+}
+
+func scanEntry(row interface{ Scan(...any) error }, extra ...any) (*solidarity.Entry, error) {
+	var e solidarity.Entry
+	var typ, state, at string
+	var payload []byte
+	if err := row.Scan(append([]any{&e.Seq, &e.Cycle, &typ, &state, &e.Ref, &e.Actor, &at, &e.LegalBasis,
+		&payload, &e.PrevHash, &e.Hash}, extra...)...); err != nil {
+		return nil, err
+	}
+	t, err := parseTime(at)
+	if err != nil {
+		return nil, err
+	}
+	e.Type, e.State, e.At = solidarity.EntryType(typ), solidarity.MemberState(state), t
+	e.Payload = json.RawMessage(payload)
+	return &e, nil
+}

@@ -1,0 +1,341 @@
+package web
+
+import (
+	"fmt"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"solidarity"
+	"solidarity/internal/ledgersvc"
+)
+
+// SessionCookie is the name of the browser session cookie.
+const SessionCookie = "solidarity_session"
+
+// errUnauthenticated is the answer to missing, bad or expired credentials.
+func errUnauthenticated(msg string) error {
+	return &solidarity.Error{Code: solidarity.EUNAUTHENTICATED, Message: msg}
+}
+
+func isAPI(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/") }
+
+// lenientPath reports whether a stale session cookie is simply dropped on path instead
+// of refused: the login and logout pages (else a user with an expired session could
+// neither log in again nor out), the session endpoint, the stylesheet and the probes.
+func lenientPath(p string) bool {
+	switch p {
+	case "/login", "/logout", "/api/v1/session", "/healthz", "/readyz", "/metrics":
+		return true
+	}
+	return strings.HasPrefix(p, "/static/")
+}
+
+// authenticate puts the user of the request's credentials into its context: an API
+// token (Authorization: Bearer) or the session cookie. No credentials is the public.
+// Bad or expired credentials get 401 on the API and a redirect to /login on pages.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.ledger == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		var u *solidarity.User
+		var err error
+		fromCookie := false
+		if h := r.Header.Get("Authorization"); h != "" {
+			scheme, token, _ := strings.Cut(h, " ")
+			if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+				err = errUnauthenticated("the Authorization header must be Bearer <token>")
+			} else {
+				u, err = s.ledger.Authenticate(r.Context(), ledgersvc.KindToken, strings.TrimSpace(token))
+			}
+		} else if c, cerr := r.Cookie(SessionCookie); cerr == nil && c.Value != "" {
+			fromCookie = true
+			u, err = s.ledger.Authenticate(r.Context(), ledgersvc.KindSession, c.Value)
+		}
+		if err != nil {
+			switch solidarity.ErrorCode(err) {
+			case solidarity.EUNAUTHORIZED, solidarity.ENOTFOUND, solidarity.EUNAUTHENTICATED:
+				err = errUnauthenticated("invalid or expired credentials")
+			}
+			switch {
+			case solidarity.ErrorCode(err) != solidarity.EUNAUTHENTICATED:
+				// The store failed: not the client's fault.
+				if isAPI(r) {
+					s.apiError(w, r, err)
+				} else {
+					s.pageError(w, r, err)
+				}
+				return
+			case fromCookie && lenientPath(r.URL.Path):
+				clearSessionCookie(w, r)
+				u = nil
+			case isAPI(r):
+				if fromCookie {
+					clearSessionCookie(w, r)
+				}
+				s.unauthenticated(w, r, err)
+				return
+			default:
+				clearSessionCookie(w, r)
+				s.toLogin(w, r)
+				return
+			}
+		}
+		if u != nil {
+			info(r).user = u
+			r = r.WithContext(solidarity.NewContextWithUser(r.Context(), u))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// unauthenticated answers 401 with the challenge of RFC 6750.
+func (s *Server) unauthenticated(w http.ResponseWriter, r *http.Request, err error) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="solidarity"`)
+	s.apiError(w, r, err)
+}
+
+// toLogin redirects a page request to the login page, which comes back here after.
+func (s *Server) toLogin(w http.ResponseWriter, r *http.Request) {
+	next := r.URL.Path
+	if r.Method != http.MethodGet {
+		// After a refused form post, come back to the page the form was on.
+		next = strings.TrimSuffix(strings.TrimSuffix(next, "/pledges"), "/deliveries")
+	} else if r.URL.RawQuery != "" {
+		next += "?" + r.URL.RawQuery
+	}
+	http.Redirect(w, r, "/login?next="+url.QueryEscape(next), http.StatusSeeOther)
+}
+
+// localPath returns p if it is a path on this site, else "/": the login form's next
+// must not send anyone elsewhere.
+func localPath(p string) string {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsAny(p, "\\\r\n") {
+		return "/"
+	}
+	return p
+}
+
+func setSessionCookie(w http.ResponseWriter, r *http.Request, secret string) {
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: secret, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+		SameSite: http.SameSiteLaxMode, MaxAge: int(ledgersvc.SessionLifetime / time.Second)})
+}
+
+func clearSessionCookie(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+		SameSite: http.SameSiteLaxMode, MaxAge: -1})
+}
+
+// clientIP is the address the connection comes from. X-Forwarded-For is not trusted:
+// behind a proxy every client shares the proxy's budget, which errs on the safe side.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// loginKeys are the limiter keys of a login attempt: the client address and the user
+// name, so that neither many names from one address nor one name from many addresses
+// gets more than the limit.
+func loginKeys(r *http.Request, name string) (ip, user string) {
+	return "ip:" + clientIP(r), "user:" + strings.ToLower(name)
+}
+
+// errRateLimited is the error code of a 429 (a transport matter, not a domain one).
+const errRateLimited = "rate_limited"
+
+// login checks the rate limit and the password and opens a session. A refusal by the
+// limit returns the time to wait.
+func (s *Server) login(r *http.Request, name, password string) (*solidarity.User, string, time.Duration, error) {
+	ipKey, userKey := loginKeys(r, name)
+	if ok, wait := s.logins.Allow(ipKey, userKey); !ok {
+		s.metrics.loginFailures.WithLabelValues("rate_limited").Inc()
+		s.Logger.Warn("login rate limited", slog.String("ip", clientIP(r)))
+		return nil, "", wait, nil
+	}
+	u, secret, err := s.ledger.Login(r.Context(), name, password)
+	if err != nil {
+		if solidarity.ErrorCode(err) == solidarity.EUNAUTHENTICATED {
+			s.logins.Fail(ipKey, userKey)
+			s.metrics.loginFailures.WithLabelValues("password").Inc()
+			s.Logger.Info("login failed", slog.String("ip", clientIP(r)))
+			return nil, "", 0, errUnauthenticated("wrong user name or password")
+		}
+		return nil, "", 0, err
+	}
+	s.logins.Reset(userKey)
+	info(r).user = u
+	return u, secret, 0, nil
+}
+
+func retryAfter(w http.ResponseWriter, wait time.Duration) {
+	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+}
+
+// --- pages ---
+
+type loginPage struct {
+	base
+	Next    string
+	Name    string
+	Message string
+}
+
+func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request) {
+	s.render(w, r, http.StatusOK, "login.html", loginPage{base: s.base(r, "Log in"), Next: localPath(r.URL.Query().Get("next"))})
+}
+
+func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		s.pageError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Message: "cannot read the form"})
+		return
+	}
+	name, next := strings.TrimSpace(r.PostForm.Get("name")), localPath(r.PostForm.Get("next"))
+	page := loginPage{base: s.base(r, "Log in"), Next: next, Name: name}
+	_, secret, wait, err := s.login(r, name, r.PostForm.Get("password"))
+	switch {
+	case wait > 0:
+		retryAfter(w, wait)
+		page.Message = fmt.Sprintf("Too many failed logins. Try again in %d seconds.", int(math.Ceil(wait.Seconds())))
+		s.render(w, r, http.StatusTooManyRequests, "login.html", page)
+		return
+	case solidarity.ErrorCode(err) == solidarity.EUNAUTHENTICATED:
+		page.Message = "Wrong user name or password."
+		s.render(w, r, http.StatusUnauthorized, "login.html", page)
+		return
+	case err != nil:
+		s.pageError(w, r, err)
+		return
+	}
+	setSessionCookie(w, r, secret)
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
+	s.endSession(r)
+	clearSessionCookie(w, r)
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// endSession deletes the request's session, if it has one.
+func (s *Server) endSession(r *http.Request) {
+	c, err := r.Cookie(SessionCookie)
+	if err != nil || c.Value == "" {
+		return
+	}
+	if err := s.ledger.Logout(r.Context(), c.Value); err != nil && solidarity.ErrorCode(err) != solidarity.ENOTFOUND {
+		s.Logger.Error("logout", slog.Any("err", err))
+	}
+}
+
+// --- API ---
+
+// SessionRequest is the body of POST /api/v1/session.
+type SessionRequest struct {
+	Name     string `json:"name"`
+	Password string `json:"password"`
+}
+
+// Session is the answer of POST /api/v1/session; the secret is only in the cookie.
+type Session struct {
+	User    *solidarity.User `json:"user"`
+	Expires time.Time        `json:"expires_at"`
+}
+
+func (s *Server) handleSessionCreate(w http.ResponseWriter, r *http.Request) {
+	var req SessionRequest
+	if err := decodeJSON(r, &req); err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	u, secret, wait, err := s.login(r, req.Name, req.Password)
+	switch {
+	case wait > 0:
+		retryAfter(w, wait)
+		writeJSON(w, http.StatusTooManyRequests, map[string]APIError{"error": {Code: errRateLimited,
+			Message: fmt.Sprintf("too many failed logins; try again in %d seconds", int(math.Ceil(wait.Seconds())))}})
+		return
+	case solidarity.ErrorCode(err) == solidarity.EUNAUTHENTICATED:
+		s.unauthenticated(w, r, err)
+		return
+	case err != nil:
+		s.apiError(w, r, err)
+		return
+	}
+	setSessionCookie(w, r, secret)
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusCreated, Session{User: u, Expires: s.now().Add(ledgersvc.SessionLifetime).UTC().Truncate(time.Second)})
+}
+
+func (s *Server) handleSessionDelete(w http.ResponseWriter, r *http.Request) {
+	s.endSession(r)
+	clearSessionCookie(w, r)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// TokenRequest is the body of POST /api/v1/tokens.
+type TokenRequest struct {
+	Name  string `json:"name"`
+	Label string `json:"label"`
+}
+
+func (s *Server) handleCreateToken(w http.ResponseWriter, r *http.Request) {
+	var req TokenRequest
+	if err := decodeJSON(r, &req); err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	token, err := s.ledger.CreateToken(r.Context(), req.Name, req.Label)
+	if err != nil {
+		s.serviceError(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusCreated, map[string]string{"token": token})
+}
+
+// UserRequest is the body of POST /api/v1/users.
+type UserRequest struct {
+	Name     string                 `json:"name"`
+	Role     solidarity.Role        `json:"role"`
+	State    solidarity.MemberState `json:"state,omitempty"`
+	Password string                 `json:"password,omitempty"`
+}
+
+func (s *Server) handleAddUser(w http.ResponseWriter, r *http.Request) {
+	var req UserRequest
+	if err := decodeJSON(r, &req); err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	u := &solidarity.User{Name: req.Name, Role: req.Role, State: req.State}
+	if m, ok := solidarity.ParseMemberState(string(req.State)); ok {
+		u.State = m
+	}
+	if err := s.ledger.AddUser(r.Context(), u, req.Password); err != nil {
+		s.serviceError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, u)
+}
+
+func (s *Server) handleUsers(w http.ResponseWriter, r *http.Request) {
+	us, err := s.ledger.Users(r.Context())
+	if err != nil {
+		s.serviceError(w, r, err)
+		return
+	}
+	if us == nil {
+		us = []*solidarity.User{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"users": us})
+}

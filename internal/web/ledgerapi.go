@@ -1,0 +1,408 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"solidarity"
+	"solidarity/internal/cyclefile"
+)
+
+// The ledger API. Every handler has one shape: parse the path and query, decode the
+// body, call the service with the user in the context, answer through writeJSON or
+// serviceError. The service decides who may do what.
+
+var errNoLedger = &solidarity.Error{Code: solidarity.ENOTFOUND, Message: "this server has no ledger"}
+
+// api wraps a handler of the ledger API: 404 when the server has no ledger.
+func (s *Server) api(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.ledger == nil {
+			s.apiError(w, r, errNoLedger)
+			return
+		}
+		h(w, r)
+	}
+}
+
+// authed wraps a handler of the ledger API that needs an authenticated user: writes
+// and user management answer 401 to the public before reading the body. Which user
+// may do what is the service's decision.
+func (s *Server) authed(h http.HandlerFunc) http.HandlerFunc {
+	return s.api(func(w http.ResponseWriter, r *http.Request) {
+		if solidarity.UserFromContext(r.Context()) == nil {
+			s.unauthenticated(w, r, errUnauthenticated("authentication required: send Authorization: Bearer <token>, or log in"))
+			return
+		}
+		h(w, r)
+	})
+}
+
+// serviceError answers a service error. A refusal of the public is 401 (log in
+// first); of a known user 403.
+func (s *Server) serviceError(w http.ResponseWriter, r *http.Request, err error) {
+	if solidarity.ErrorCode(err) == solidarity.EUNAUTHORIZED && solidarity.UserFromContext(r.Context()) == nil {
+		s.unauthenticated(w, r, errUnauthenticated("authentication required: send Authorization: Bearer <token>, or log in"))
+		return
+	}
+	s.apiError(w, r, err)
+}
+
+// readBody reads a request body within the 1 MiB limit of the server.
+func readBody(r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return nil, &solidarity.Error{Code: solidarity.EINVALID, Message: "request body larger than 1 MiB"}
+		}
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Message: "cannot read request body"}
+	}
+	return bytes.TrimPrefix(body, []byte("\ufeff")), nil
+}
+
+// decodeJSON decodes exactly one JSON object into v; unknown fields are refused, so
+// that a misspelt field is an error and not a silently ignored default.
+func decodeJSON(r *http.Request, v any) error {
+	body, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		e := &solidarity.Error{Code: solidarity.EINVALID, File: "request body"}
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.Is(err, io.EOF):
+			e.Message = "empty request body: want a JSON object"
+		case errors.As(err, &syn):
+			e.Message = fmt.Sprintf("malformed JSON at byte %d", syn.Offset)
+		case errors.As(err, &typ):
+			e.Field = typ.Field
+			e.Message = fmt.Sprintf("want %s, got JSON %s", typ.Type, typ.Value)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			e.Field, _ = strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
+			e.Message = "unknown field"
+		default:
+			e.Message = "malformed JSON: " + strings.TrimPrefix(err.Error(), "json: ")
+		}
+		return e
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return &solidarity.Error{Code: solidarity.EINVALID, File: "request body", Message: "the body holds more than one JSON value"}
+	}
+	return nil
+}
+
+// idempotencyKey returns the request's Idempotency-Key ("" for none): 1 to 255
+// visible ASCII characters.
+func idempotencyKey(r *http.Request) (string, error) {
+	k := r.Header.Get("Idempotency-Key")
+	return k, checkKey(k)
+}
+
+func checkKey(k string) error {
+	bad := len(k) > 255
+	for i := 0; i < len(k) && !bad; i++ {
+		bad = k[i] < 0x21 || k[i] > 0x7e
+	}
+	if bad {
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "Idempotency-Key", Message: "an idempotency key is 1 to 255 visible ASCII characters"}
+	}
+	return nil
+}
+
+func pathYear(r *http.Request) (int, error) {
+	y, err := strconv.Atoi(r.PathValue("year"))
+	if err != nil {
+		return 0, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "year", Message: fmt.Sprintf("%q is not a cycle year", r.PathValue("year"))}
+	}
+	return y, nil
+}
+
+func pathState(r *http.Request) (solidarity.MemberState, error) {
+	m, ok := solidarity.ParseMemberState(r.PathValue("state"))
+	if !ok {
+		return "", &solidarity.Error{Code: solidarity.EINVALID, Field: "state", Message: fmt.Sprintf("%q is not a Member State code", r.PathValue("state"))}
+	}
+	return m, nil
+}
+
+// writeEntry runs one ledger write under the request's idempotency key and answers
+// 201 with the entry, or 200 with Idempotency-Replayed: true when the key had written
+// it before.
+func (s *Server) writeEntry(w http.ResponseWriter, r *http.Request, do func(ctx context.Context, key string) (*solidarity.Entry, bool, error)) {
+	key, err := idempotencyKey(r)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	e, replayed, err := do(r.Context(), key)
+	if err != nil {
+		s.serviceError(w, r, err)
+		return
+	}
+	status := http.StatusCreated
+	if replayed {
+		status = http.StatusOK
+		w.Header().Set("Idempotency-Replayed", "true")
+	} else {
+		s.metrics.appends.WithLabelValues(string(e.Type)).Inc()
+	}
+	writeJSON(w, status, e)
+}
+
+// writeFor decodes a JSON payload and runs a write about {year} and {state}.
+func writeFor[P any](s *Server, w http.ResponseWriter, r *http.Request,
+	op func(ctx context.Context, year int, m solidarity.MemberState, p P, key string) (*solidarity.Entry, bool, error)) {
+	year, err := pathYear(r)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	m, err := pathState(r)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	var p P
+	if err := decodeJSON(r, &p); err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	s.writeEntry(w, r, func(ctx context.Context, key string) (*solidarity.Entry, bool, error) {
+		return op(ctx, year, m, p, key)
+	})
+}
+
+// writeRef decodes a JSON payload and runs a write about {year} and {ref}.
+func writeRef[P any](s *Server, w http.ResponseWriter, r *http.Request,
+	op func(ctx context.Context, year int, ref string, p P, key string) (*solidarity.Entry, bool, error)) {
+	year, err := pathYear(r)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	var p P
+	if err := decodeJSON(r, &p); err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	ref := r.PathValue("ref")
+	s.writeEntry(w, r, func(ctx context.Context, key string) (*solidarity.Entry, bool, error) {
+		return op(ctx, year, ref, p, key)
+	})
+}
+
+func (s *Server) handleCreateCycle(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(r)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	s.writeEntry(w, r, func(ctx context.Context, key string) (*solidarity.Entry, bool, error) {
+		return s.ledger.CreateCycle(ctx, string(body), key)
+	})
+}
+
+func (s *Server) handleAmendCycle(w http.ResponseWriter, r *http.Request) {
+	year, err := pathYear(r)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	body, err := readBody(r)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	// The file names its year; it must be the year of the path. (A file that does not
+	// parse goes to the service, which says why after checking who asks.)
+	if c, err := cyclefile.Parse("request body", body); err == nil && c.Year != year {
+		s.apiError(w, r, &solidarity.Error{Code: solidarity.EINVALID, File: "request body", Field: "year",
+			Message: fmt.Sprintf("the file is the %d cycle, the path names %d", c.Year, year)})
+		return
+	}
+	s.writeEntry(w, r, func(ctx context.Context, key string) (*solidarity.Entry, bool, error) {
+		return s.ledger.AmendCycle(ctx, string(body), key)
+	})
+}
+
+func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
+	writeFor(s, w, r, s.ledger.SetStatus)
+}
+func (s *Server) handlePledge(w http.ResponseWriter, r *http.Request) {
+	writeFor(s, w, r, s.ledger.Pledge)
+}
+func (s *Server) handleDeductionRequest(w http.ResponseWriter, r *http.Request) {
+	writeFor(s, w, r, s.ledger.RequestDeduction)
+}
+func (s *Server) handleAssessment(w http.ResponseWriter, r *http.Request) {
+	writeRef(s, w, r, s.ledger.AssessDeduction)
+}
+func (s *Server) handleDecision(w http.ResponseWriter, r *http.Request) {
+	writeRef(s, w, r, s.ledger.DecideDeduction)
+}
+func (s *Server) handleOffsetRequest(w http.ResponseWriter, r *http.Request) {
+	writeFor(s, w, r, s.ledger.RequestOffset)
+}
+func (s *Server) handleOffsetOffer(w http.ResponseWriter, r *http.Request) {
+	writeFor(s, w, r, s.ledger.OfferOffset)
+}
+func (s *Server) handleOffsetReply(w http.ResponseWriter, r *http.Request) {
+	writeRef(s, w, r, s.ledger.ReplyOffset)
+}
+
+// DeliveryRequest is the body of POST .../deliveries/{state}: the kind of delivery and
+// what was delivered.
+type DeliveryRequest struct {
+	Type solidarity.EntryType `json:"type"`
+	solidarity.DeliveryPayload
+}
+
+func (s *Server) handleDelivery(w http.ResponseWriter, r *http.Request) {
+	writeFor(s, w, r, func(ctx context.Context, year int, m solidarity.MemberState, p DeliveryRequest, key string) (*solidarity.Entry, bool, error) {
+		return s.ledger.Deliver(ctx, year, m, p.Type, p.DeliveryPayload, key)
+	})
+}
+
+// parseAsOf reads ?as_of= as a day (counted to its end) or an RFC 3339 time; zero
+// when absent.
+func parseAsOf(v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		return t.Add(24*time.Hour - time.Microsecond), nil
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t, nil
+	}
+	return time.Time{}, &solidarity.Error{Code: solidarity.EINVALID, Field: "as_of", Message: "want a date as YYYY-MM-DD or an RFC 3339 time"}
+}
+
+func (s *Server) handleBalances(w http.ResponseWriter, r *http.Request) {
+	year, err := pathYear(r)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	asOf, err := parseAsOf(r.URL.Query().Get("as_of"))
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	b, err := s.ledger.Balances(r.Context(), year, asOf)
+	if err != nil {
+		s.serviceError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, b)
+}
+
+// EntryPage is a page of GET /api/v1/ledger/entries. NextAfter is the after= of the
+// next page, null on the last.
+type EntryPage struct {
+	Entries   []*solidarity.Entry `json:"entries"`
+	NextAfter *int64              `json:"next_after"`
+}
+
+// entryFilter reads the query of an entry listing: after, limit (1 to 1000), cycle,
+// state and type.
+func entryFilter(r *http.Request, defaultLimit int) (solidarity.EntryFilter, error) {
+	q := r.URL.Query()
+	f := solidarity.EntryFilter{Limit: defaultLimit}
+	bad := func(field, msg string) error {
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: field, Message: msg}
+	}
+	if v := q.Get("after"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return f, bad("after", "want a sequence number ≥ 0")
+		}
+		f.AfterSeq = n
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1000 {
+			return f, bad("limit", "want a number from 1 to 1000")
+		}
+		f.Limit = n
+	}
+	if v := q.Get("cycle"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return f, bad("cycle", "want a year")
+		}
+		f.Cycle = &n
+	}
+	if v := q.Get("state"); v != "" {
+		m, ok := solidarity.ParseMemberState(v)
+		if !ok {
+			return f, bad("state", fmt.Sprintf("%q is not a Member State code", v))
+		}
+		f.State = &m
+	}
+	if v := q.Get("type"); v != "" {
+		t := solidarity.EntryType(v)
+		if !slices.Contains(solidarity.EntryTypes(), t) {
+			return f, bad("type", fmt.Sprintf("%q is not an entry type", v))
+		}
+		f.Type = &t
+	}
+	return f, nil
+}
+
+// entries lists a page of entries: one more than asked is read to know whether a next
+// page exists (within the store's limit of 1000).
+func (s *Server) entries(ctx context.Context, f solidarity.EntryFilter) (*EntryPage, error) {
+	want := f.Limit
+	f.Limit = min(want+1, 1000)
+	es, err := s.ledger.Entries(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	page := &EntryPage{Entries: es}
+	if len(es) > want || len(es) == 1000 {
+		page.Entries = es[:want]
+		next := page.Entries[len(page.Entries)-1].Seq
+		page.NextAfter = &next
+	}
+	if page.Entries == nil {
+		page.Entries = []*solidarity.Entry{}
+	}
+	return page, nil
+}
+
+func (s *Server) handleEntries(w http.ResponseWriter, r *http.Request) {
+	f, err := entryFilter(r, 100)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	page, err := s.entries(r.Context(), f)
+	if err != nil {
+		s.serviceError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
+	v, err := s.ledger.Verify(r.Context())
+	if err != nil {
+		s.serviceError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}

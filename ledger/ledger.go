@@ -1,0 +1,186 @@
+// Package ledger defines the hash chain of the solidarity ledger: the canonical
+// encoding of an entry, its SHA-256 hash, and the verification of a whole chain.
+//
+// Each entry's hash covers every field of the entry and the previous entry's hash, so
+// changing, removing or reordering any entry breaks every later link. Verification
+// names the first entry that does not match.
+package ledger
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"strconv"
+	"time"
+
+	"solidarity"
+)
+
+// Version is the first line of every canonical encoding; a change to the encoding must
+// change it.
+const Version = "solidarity-ledger-v1"
+
+// Canonical returns the bytes that are hashed: the version line, then each field as
+// "name len:value\n". Lengths make the encoding unambiguous whatever the values hold.
+// Times are UTC with microsecond precision, which both databases keep exactly.
+func Canonical(e *solidarity.Entry) []byte {
+	var b bytes.Buffer
+	b.WriteString(Version)
+	b.WriteByte('\n')
+	field := func(name, v string) {
+		b.WriteString(name)
+		b.WriteByte(' ')
+		b.WriteString(strconv.Itoa(len(v)))
+		b.WriteByte(':')
+		b.WriteString(v)
+		b.WriteByte('\n')
+	}
+	field("seq", strconv.FormatInt(e.Seq, 10))
+	field("cycle", strconv.Itoa(e.Cycle))
+	field("type", string(e.Type))
+	field("state", string(e.State))
+	field("ref", e.Ref)
+	field("actor", e.Actor)
+	field("at", e.At.UTC().Format("2006-01-02T15:04:05.000000Z"))
+	field("legal_basis", e.LegalBasis)
+	field("payload", string(e.Payload))
+	field("prev_hash", e.PrevHash)
+	return b.Bytes()
+}
+
+// Hash returns the hex SHA-256 of e's canonical encoding.
+func Hash(e *solidarity.Entry) string {
+	sum := sha256.Sum256(Canonical(e))
+	return hex.EncodeToString(sum[:])
+}
+
+// Normalize rounds At to what the databases store (microseconds, UTC).
+func Normalize(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
+
+// Seal fills in e.PrevHash and e.Hash given the previous entry's hash.
+func Seal(e *solidarity.Entry, prevHash string) {
+	e.At = Normalize(e.At)
+	e.PrevHash = prevHash
+	e.Hash = Hash(e)
+}
+
+// Payload encodes v as compact JSON for an entry. The encoding of a Go struct is
+// deterministic (fields in declaration order), which is all the chain needs: the
+// stored bytes are what is hashed.
+func Payload(v any) (json.RawMessage, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Verification is the result of checking a chain.
+type Verification struct {
+	OK       bool      `json:"ok"`
+	Entries  int64     `json:"entries"`
+	Head     string    `json:"head,omitempty"`    // hash of the last entry checked
+	BadSeq   int64     `json:"bad_seq,omitempty"` // the first entry that does not match
+	Problem  string    `json:"problem,omitempty"` // what is wrong with it
+	Verified time.Time `json:"verified_at"`
+}
+
+// Verify checks a chain given in sequence order: sequence numbers 1, 2, 3, ...,
+// each prev_hash equal to the previous hash, each hash equal to the recomputed one.
+// It stops at the first bad entry, or at the first error of the iterator.
+func Verify(entries iter.Seq2[*solidarity.Entry, error], now time.Time) (*Verification, error) {
+	v := &Verification{OK: true, Verified: now}
+	prev := ""
+	for e, err := range entries {
+		if err != nil {
+			return nil, err
+		}
+		want := v.Entries + 1
+		bad := func(format string, args ...any) {
+			v.OK, v.BadSeq, v.Problem = false, e.Seq, fmt.Sprintf(format, args...)
+		}
+		switch {
+		case e.Seq != want:
+			bad("sequence number %d where %d was expected (an entry is missing or was inserted)", e.Seq, want)
+		case e.PrevHash != prev:
+			bad("prev_hash %.12s… does not match the hash of entry %d (%.12s…)", e.PrevHash, want-1, prev)
+		case Hash(e) != e.Hash:
+			bad("content does not match its hash %.12s… (the entry was changed after it was written)", e.Hash)
+		}
+		if !v.OK {
+			if v.BadSeq == 0 {
+				v.BadSeq = want
+			}
+			return v, nil
+		}
+		v.Entries++
+		prev = e.Hash
+		v.Head = e.Hash
+	}
+	return v, nil
+}
+
+// Delta returns what e adds to its state's delivery totals, and false for entries that
+// are not deliveries. Both stores update their totals with it in the append
+// transaction, so totals are always the sum over the entries.
+func Delta(e *solidarity.Entry) (solidarity.Totals, bool, error) {
+	t := solidarity.Totals{Cycle: e.Cycle, State: e.State}
+	switch e.Type {
+	case solidarity.RelocationDelivered, solidarity.PaymentMade, solidarity.AlternativeDelivered:
+	default:
+		return t, false, nil
+	}
+	var p solidarity.DeliveryPayload
+	if err := json.Unmarshal(e.Payload, &p); err != nil {
+		return t, false, fmt.Errorf("ledger: entry %d: bad delivery payload: %w", e.Seq, err)
+	}
+	switch e.Type {
+	case solidarity.RelocationDelivered:
+		t.Relocations = p.Relocations
+	case solidarity.PaymentMade:
+		t.Payments = p.EURCents
+	case solidarity.AlternativeDelivered:
+		t.Alternative = p.EURCents
+	}
+	return t, true, nil
+}
+
+// Sum folds entries into delivery totals per (cycle, state): the reference the stores'
+// projections must equal.
+func Sum(entries iter.Seq2[*solidarity.Entry, error]) (map[[2]string]solidarity.Totals, error) {
+	out := map[[2]string]solidarity.Totals{}
+	for e, err := range entries {
+		if err != nil {
+			return nil, err
+		}
+		d, ok, err := Delta(e)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		k := [2]string{strconv.Itoa(e.Cycle), string(e.State)}
+		t := out[k]
+		t.Cycle, t.State = e.Cycle, e.State
+		t.Relocations += d.Relocations
+		t.Payments += d.Payments
+		t.Alternative += d.Alternative
+		out[k] = t
+	}
+	return out, nil
+}
+
+// Fingerprint identifies a write request for idempotency: the hash of the entry as the
+// caller passed it, before the store's rule check may fill in fields (the service
+// numbers references and tells a changed pledge from a new one inside the check) and
+// without the store's own fields (sequence number, time, hashes). A retry of the same
+// request has the same fingerprint; stores keep it next to the idempotency key.
+func Fingerprint(e *solidarity.Entry) string {
+	c := *e
+	c.Seq, c.At, c.PrevHash, c.Hash = 0, time.Time{}, "", ""
+	return Hash(&c)
+}
