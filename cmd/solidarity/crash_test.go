@@ -16,10 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"solidarity"
 	"solidarity/internal/app"
+	"solidarity/internal/pgtest"
 	"solidarity/ledger"
 )
 
@@ -33,41 +32,7 @@ func TestCrashSQLite(t *testing.T) {
 }
 
 func TestCrashPostgres(t *testing.T) {
-	dsn := os.Getenv("SOLIDARITY_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("SOLIDARITY_TEST_POSTGRES_REQUIRED") != "" {
-			t.Fatal("SOLIDARITY_TEST_POSTGRES is not set")
-		}
-		t.Skip("SOLIDARITY_TEST_POSTGRES is not set: PostgreSQL crash test skipped")
-	}
-	crashTest(t, pgSchema(t, dsn))
-}
-
-// pgSchema creates a fresh schema and returns a DSN selecting it.
-func pgSchema(t *testing.T, dsn string) string {
-	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	name := fmt.Sprintf("crash_%d_%d", os.Getpid(), time.Now().UnixNano())
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), dsn)
-		if err == nil {
-			c.Exec(context.Background(), "DROP SCHEMA "+name+" CASCADE")
-			c.Close(context.Background())
-		}
-	})
-	sep := "?"
-	if strings.Contains(dsn, "?") {
-		sep = "&"
-	}
-	return dsn + sep + "search_path=" + name
+	crashTest(t, pgtest.Schema(t))
 }
 
 var binOnce sync.Once

@@ -3,6 +3,8 @@ package ledgersvc_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +13,8 @@ import (
 	"solidarity"
 	"solidarity/internal/cyclefile"
 	"solidarity/internal/ledgersvc"
+	"solidarity/internal/pgtest"
+	"solidarity/internal/postgres"
 	"solidarity/internal/sqlite"
 )
 
@@ -52,12 +56,47 @@ var (
 	auditor     = &solidarity.User{ID: 5, Name: "audit", Role: solidarity.Auditor}
 )
 
-func newFixture(t *testing.T) *fixture {
+// backend is the store the service tests run on: "sqlite" by default; TestMain runs
+// the whole package again on PostgreSQL (SOLIDARITY_LEDGERSVC_BACKEND=postgres) when a
+// test server is configured.
+var backend = os.Getenv("SOLIDARITY_LEDGERSVC_BACKEND")
+
+func openStore(t *testing.T) solidarity.Store {
 	t.Helper()
+	if backend == "postgres" {
+		st, err := postgres.Open(context.Background(), pgtest.WithParams(pgtest.Schema(t), "pool_max_conns", "4"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return st
+}
+
+// TestMain runs the package's tests on SQLite, then once more on PostgreSQL in a
+// child process when SOLIDARITY_TEST_POSTGRES is set: one suite, both databases.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if code == 0 && backend == "" && os.Getenv("SOLIDARITY_TEST_POSTGRES") != "" {
+		args := append([]string{}, os.Args[1:]...)
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), "SOLIDARITY_LEDGERSVC_BACKEND=postgres")
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "ledgersvc tests on PostgreSQL failed:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	st := openStore(t)
 	t.Cleanup(func() { st.Close() })
 	f := &fixture{now: time.Date(2027, 3, 1, 12, 0, 0, 0, time.UTC), coord: as(coordinator)}
 	f.svc = ledgersvc.New(st, nil)
