@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	_ "modernc.org/sqlite"
+
+	"solidarity/internal/pgtest"
+)
+
+// Tampering: change one byte of one entry directly in the database; `ledger verify`
+// exits 2 and names that entry.
+func TestTamperSQLite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.db")
+	tamperTest(t, path, func(seq int) {
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		// One byte of the payload: the first "1" of a relocation count becomes "9".
+		if _, err := db.Exec(`UPDATE entries SET payload = CAST(replace(CAST(payload AS TEXT), '"relocations":1', '"relocations":9') AS BLOB) WHERE seq = ?`, seq); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestTamperPostgres(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	tamperTest(t, dsn, func(seq int) {
+		ctx := context.Background()
+		conn, err := pgx.Connect(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, `UPDATE entries SET payload = convert_to(replace(convert_from(payload, 'UTF8'), '"relocations":1', '"relocations":9'), 'UTF8') WHERE seq = $1`, seq); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func tamperTest(t *testing.T, db string, tamper func(seq int)) {
+	must := func(args ...string) {
+		t.Helper()
+		if code, _, errs := run(t, args...); code != 0 {
+			t.Fatalf("%v: %s", args, errs)
+		}
+	}
+	must("cycle", "create", "--db", db, filepath.Join("..", "..", "internal", "cyclefile", "cycles", "2027.toml"))
+	for range 4 {
+		must("deliver", "--db", db, "--cycle", "2027", "--state", "DE", "--type", "relocation", "--relocations", "1", "--over-delivery")
+	}
+	must("ledger", "verify", "--db", db)
+	tamper(3)
+	code, _, errs := run(t, "ledger", "verify", "--db", db)
+	if code != 2 || !strings.Contains(errs, "entry 3:") || !strings.Contains(errs, "2 good entries") {
+		t.Fatalf("after tampering with entry 3: exit %d, %s", code, errs)
+	}
+}
