@@ -82,6 +82,11 @@ func conflict(article, format string, args ...any) error {
 
 // append writes e with the rule check, under idemKey.
 func (s *Service) append(ctx context.Context, idemKey string, e *solidarity.Entry, payload any, check func(solidarity.View, *state) error) (*solidarity.Entry, bool, error) {
+	return s.appendReading(ctx, idemKey, e, payload, nil, check)
+}
+
+// appendReading is append with the check's state loaded from the given entry types.
+func (s *Service) appendReading(ctx context.Context, idemKey string, e *solidarity.Entry, payload any, types []solidarity.EntryType, check func(solidarity.View, *state) error) (*solidarity.Entry, bool, error) {
 	p, err := ledger.Payload(payload)
 	if err != nil {
 		return nil, false, err
@@ -91,7 +96,7 @@ func (s *Service) append(ctx context.Context, idemKey string, e *solidarity.Entr
 		if check == nil {
 			return nil
 		}
-		st, err := load(ctx, v, e.Cycle)
+		st, err := load(ctx, v, e.Cycle, types...)
 		if err != nil {
 			return err
 		}
@@ -400,7 +405,7 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 		return nil, false, invalid("type", "", "%q is not a delivery", t)
 	}
 	e := &solidarity.Entry{Cycle: year, Type: t, State: m, LegalBasis: article + " Regulation (EU) 2024/1351"}
-	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error {
+	return s.appendReading(ctx, idemKey, e, p, deliveryTypes, func(v solidarity.View, st *state) error {
 		if err := st.participates(m); err != nil {
 			return err
 		}

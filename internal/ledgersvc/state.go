@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"sync"
 
 	"solidarity"
 	"solidarity/internal/cyclefile"
@@ -32,8 +33,19 @@ var smallTypes = []solidarity.EntryType{solidarity.CycleCreated, solidarity.Cycl
 	solidarity.PledgeMade, solidarity.PledgeChanged, solidarity.DeductionRequested, solidarity.DeductionAssessed,
 	solidarity.DeductionDecided, solidarity.OffsetRequested, solidarity.OffsetOffered, solidarity.OffsetReplied}
 
-func load(ctx context.Context, v solidarity.View, year int) (*state, error) {
-	es, err := v.Find(ctx, year, smallTypes...)
+// deliveryTypes are what a delivery's check needs: the cycle (who participates) and
+// the pledges (what may be delivered without the over-delivery flag). Deliveries are
+// the bulk of all writes, so their check reads no more than that.
+var deliveryTypes = []solidarity.EntryType{solidarity.CycleCreated, solidarity.CycleAmended,
+	solidarity.PledgeMade, solidarity.PledgeChanged}
+
+// load reads what the ledger says about a cycle from the entries of the given types
+// (smallTypes when none).
+func load(ctx context.Context, v solidarity.View, year int, types ...solidarity.EntryType) (*state, error) {
+	if len(types) == 0 {
+		types = smallTypes
+	}
+	es, err := v.Find(ctx, year, types...)
 	if err != nil {
 		return nil, err
 	}
@@ -48,11 +60,7 @@ func load(ctx context.Context, v solidarity.View, year int) (*state, error) {
 		}
 		switch e.Type {
 		case solidarity.CycleCreated, solidarity.CycleAmended:
-			var p solidarity.CyclePayload
-			if err := json.Unmarshal(e.Payload, &p); err != nil {
-				return nil, fmt.Errorf("entry %d: %w", e.Seq, err)
-			}
-			c, err := cyclefile.Parse(fmt.Sprintf("ledger entry %d", e.Seq), []byte(p.TOML))
+			c, err := parsedCycle(e)
 			if err != nil {
 				return nil, err
 			}
@@ -68,6 +76,30 @@ func load(ctx context.Context, v solidarity.View, year int) (*state, error) {
 		}
 	}
 	return st, nil
+}
+
+// cycles caches parsed cycle files by the hash of their entry: entries never change,
+// and every rule check and balance needs the cycle, so a file is parsed once.
+var cycles sync.Map // entry hash → *solidarity.Cycle
+
+// parsedCycle returns the cycle a cycle.created/amended entry records. The result is
+// shared: callers copy what they change (assemble does).
+func parsedCycle(e *solidarity.Entry) (*solidarity.Cycle, error) {
+	if c, ok := cycles.Load(e.Hash); ok && e.Hash != "" {
+		return c.(*solidarity.Cycle), nil
+	}
+	var p solidarity.CyclePayload
+	if err := json.Unmarshal(e.Payload, &p); err != nil {
+		return nil, fmt.Errorf("entry %d: %w", e.Seq, err)
+	}
+	c, err := cyclefile.Parse(fmt.Sprintf("ledger entry %d", e.Seq), []byte(p.TOML))
+	if err != nil {
+		return nil, err
+	}
+	if e.Hash != "" {
+		cycles.Store(e.Hash, c)
+	}
+	return c, nil
 }
 
 func (st *state) participates(m solidarity.MemberState) error {
