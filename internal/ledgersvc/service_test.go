@@ -61,7 +61,7 @@ var (
 // test server is configured.
 var backend = os.Getenv("SOLIDARITY_LEDGERSVC_BACKEND")
 
-func openStore(t *testing.T) solidarity.Store {
+func openStore(t testing.TB) solidarity.Store {
 	t.Helper()
 	if backend == "postgres" {
 		st, err := postgres.Open(context.Background(), pgtest.WithParams(pgtest.Schema(t), "pool_max_conns", "4"))
@@ -94,7 +94,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t *testing.T) *fixture { return newBenchFixture(t) }
+
+// newBenchFixture builds the fixture for a test or a benchmark.
+func newBenchFixture(t testing.TB) *fixture {
 	t.Helper()
 	st := openStore(t)
 	t.Cleanup(func() { st.Close() })
