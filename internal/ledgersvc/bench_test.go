@@ -20,6 +20,14 @@ import (
 // non-delivery entries, never the deliveries themselves, so the time should not grow
 // with the ledger.
 func BenchmarkBalances(b *testing.B) {
+	name := backend
+	if name == "" {
+		name = "sqlite"
+	}
+	b.Run(name, benchmarkBalances)
+}
+
+func benchmarkBalances(b *testing.B) {
 	n := 20_000
 	if v, err := strconv.Atoi(os.Getenv("SOLIDARITY_BENCH_ENTRIES")); err == nil && v > 0 {
 		n = v

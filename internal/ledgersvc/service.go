@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"solidarity"
@@ -37,6 +38,8 @@ type Service struct {
 	Store   solidarity.Store
 	Catalog *catalog.Catalog
 	Now     func() time.Time
+
+	verified atomic.Pointer[ledger.Verification] // the last full verification
 }
 
 // New returns a service with the real clock.
@@ -469,7 +472,24 @@ func (s *Service) Verify(ctx context.Context) (*ledger.Verification, error) {
 	if err := authorize(ctx, solidarity.VerifyLedger, ""); err != nil {
 		return nil, err
 	}
-	return ledger.Verify(s.Store.All(ctx), s.Now())
+	v, err := ledger.Verify(s.Store.All(ctx), s.Now())
+	if err == nil {
+		s.verified.Store(v)
+	}
+	return v, err
+}
+
+// RecentVerification returns the last full verification if it is younger than maxAge,
+// and otherwise verifies again. Pages use it so that a ledger of millions of entries is
+// not re-read on every view; the result says when it was made.
+func (s *Service) RecentVerification(ctx context.Context, maxAge time.Duration) (*ledger.Verification, error) {
+	if err := authorize(ctx, solidarity.VerifyLedger, ""); err != nil {
+		return nil, err
+	}
+	if v := s.verified.Load(); v != nil && s.Now().Sub(v.Verified) < maxAge {
+		return v, nil
+	}
+	return s.Verify(ctx)
 }
 
 // Cycles returns the years that have a cycle in the ledger.
