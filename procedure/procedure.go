@@ -132,13 +132,26 @@ func ParseRates(name string, rd io.Reader) (Rates, error) {
 		default:
 			return nil, fail("bound", "exact, at-most or below")
 		}
-		if len(rec[1]) != 2 {
-			return nil, fail("iso2", "an ISO 3166-1 alpha-2 code")
+		if !isAlpha2(rec[1]) {
+			return nil, fail("iso2", "an ISO 3166-1 alpha-2 code (two letters)")
 		}
 		out = append(out, Rate{Nationality: rec[0], ISO2: strings.ToUpper(rec[1]), Year: y, Percent: p, Bound: rec[4],
 			Certainty: solidarity.Certainty(rec[5]), Source: rec[6]})
 	}
 	return out, nil
+}
+
+func isAlpha2(s string) bool {
+	if len(s) != 2 {
+		return false
+	}
+	for i := range 2 {
+		c := s[i] | 0x20
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // Latest returns the most recent rate for a nationality.
