@@ -184,3 +184,28 @@ func Fingerprint(e *solidarity.Entry) string {
 	c.Seq, c.At, c.PrevHash, c.Hash = 0, time.Time{}, "", ""
 	return Hash(&c)
 }
+
+// CheckEntry refuses entries that could not be stored and read back as they were
+// hashed: no entry, no type, a payload that is not JSON, or a time outside the years
+// 1 to 9999. Both stores check every append with it before queueing it.
+func CheckEntry(e *solidarity.Entry) error {
+	switch {
+	case e == nil:
+		return solidarity.Errorf(solidarity.EINVALID, "no entry")
+	case e.Type == "":
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "type", Message: "entry type is required"}
+	case !json.Valid(e.Payload):
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "payload", Message: "payload is not valid JSON"}
+	case e.At.UTC().Year() < 1 || e.At.UTC().Year() > 9999:
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "at", Message: "time out of range"}
+	}
+	return nil
+}
+
+// SameEntry reports whether e asks for what stored records: a retry of one request.
+// Seq, hashes and At (the retry's clock) are the store's to set and not compared.
+func SameEntry(stored, e *solidarity.Entry) bool {
+	return stored.Cycle == e.Cycle && stored.Type == e.Type && stored.State == e.State &&
+		stored.Ref == e.Ref && stored.Actor == e.Actor && stored.LegalBasis == e.LegalBasis &&
+		bytes.Equal(stored.Payload, e.Payload)
+}

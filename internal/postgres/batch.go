@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"solidarity"
+	"solidarity/internal/groupcommit"
 	"solidarity/ledger"
 )
 
@@ -57,7 +58,7 @@ type batch struct {
 
 // pendingAppend is an append sealed onto the head whose writes are not sent yet.
 type pendingAppend struct {
-	r     *request
+	r     *groupcommit.Request
 	c     *solidarity.Entry
 	delta *solidarity.Totals // nil for entries that are not deliveries
 }
@@ -66,8 +67,8 @@ type pendingAppend struct {
 func (p *pendingAppend) statements(b *pgx.Batch) int {
 	c := p.c
 	var key, fp *string
-	if p.r.key != "" {
-		key, fp = &p.r.key, &p.r.fp
+	if p.r.Key != "" {
+		key, fp = &p.r.Key, &p.r.Fingerprint
 	}
 	b.Queue(`INSERT INTO entries (`+entryColumns+`, idem_key, idem_fp)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
@@ -89,61 +90,12 @@ func (p *pendingAppend) statements(b *pgx.Batch) int {
 	return n + 2
 }
 
-// commitBatch appends the requests in order in one transaction and answers each once
-// the transaction has committed. It runs on the writer goroutine only.
-func (s *Store) commitBatch(reqs []*request) {
-	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
-	defer cancel()
-	var taken []*request
-	// fail answers every request of the batch with err: nothing of it is committed.
-	fail := func(err error, from int) {
-		err = internal("append", err)
-		for _, r := range taken {
-			r.answer(nil, false, err)
-			close(r.done)
-		}
-		for _, r := range reqs[from:] {
-			if r.take() {
-				r.answer(nil, false, err)
-				r.mu.Unlock()
-				close(r.done)
-			}
-		}
-	}
-
-	b, err := s.begin(ctx, reqs)
-	if err != nil {
-		fail(err, 0)
-		return
-	}
-	defer b.tx.Rollback(ctx)
-	for i, r := range reqs {
-		if !r.take() {
-			continue
-		}
-		taken = append(taken, r)
-		b.append(r)
-		r.mu.Unlock()
-		if b.fatal != nil {
-			fail(b.fatal, i+1)
-			return
-		}
-	}
-	if err := b.commit(); err != nil {
-		fail(err, len(reqs))
-		return
-	}
-	for _, r := range taken {
-		close(r.done)
-	}
-}
-
 // begin opens the batch transaction: it locks the head row, which serialises the
 // writers of every process on this database, reads the head, looks up the batch's
 // idempotency keys and opens the first savepoint, in one round trip. Under READ
 // COMMITTED each statement sees what the previous holder of the lock committed, and no
 // other writer can add a key before this transaction ends.
-func (s *Store) begin(ctx context.Context, reqs []*request) (*batch, error) {
+func (s *Store) begin(ctx context.Context, reqs []*groupcommit.Request) (groupcommit.Tx, error) {
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {
 		return nil, err
@@ -151,8 +103,8 @@ func (s *Store) begin(ctx context.Context, reqs []*request) (*batch, error) {
 	b := &batch{ctx: ctx, tx: tx, known: map[string]*solidarity.Entry{}, knownFP: map[string]string{}}
 	var keys []string
 	for _, r := range reqs {
-		if r.key != "" {
-			keys = append(keys, r.key)
+		if r.Key != "" {
+			keys = append(keys, r.Key)
 		}
 	}
 	pb := &pgx.Batch{}
@@ -184,38 +136,43 @@ func (s *Store) begin(ctx context.Context, reqs []*request) (*batch, error) {
 	return b, nil
 }
 
-// append runs one request in the open savepoint and records its answer in r (for an
-// append still pending, the answer it will have if its writes succeed). It sets
-// b.fatal if the transaction became unusable.
-func (b *batch) append(r *request) {
-	if r.key != "" {
+// Append implements groupcommit.Tx: it runs one request in the open savepoint and
+// records its answer in r (for an append still pending, the answer it will have if its
+// writes succeed). It returns b.fatal, set if the transaction became unusable.
+func (b *batch) Append(r *groupcommit.Request) error {
+	b.append(r)
+	return b.fatal
+}
+
+func (b *batch) append(r *groupcommit.Request) {
+	if r.Key != "" {
 		// A key is decided against appends already written.
-		for b.pendingKey(r.key) && b.fatal == nil {
+		for b.pendingKey(r.Key) && b.fatal == nil {
 			b.flush(nil)
 		}
 		if b.fatal != nil {
 			return
 		}
-		if prev, ok := b.known[r.key]; ok {
-			if !sameRequest(b.knownFP[r.key], prev, r) {
-				r.answer(nil, false, solidarity.Errorf(solidarity.ECONFLICT,
+		if prev, ok := b.known[r.Key]; ok {
+			if !r.Retries(b.knownFP[r.Key], prev) {
+				r.Answer(nil, false, solidarity.Errorf(solidarity.ECONFLICT,
 					"idempotency key already used for a different entry (seq %d)", prev.Seq))
 				return
 			}
 			replay := *prev
 			replay.Payload = bytes.Clone(prev.Payload)
-			r.answer(&replay, true, nil)
+			r.Answer(&replay, true, nil)
 			return
 		}
 	}
 
-	if r.check != nil {
+	if r.Check != nil {
 		v := &txView{b: b}
-		err := runCheck(r, v)
+		err := r.RunCheck(v)
 		if b.fatal != nil {
 			return
 		}
-		if v.failed || (err != nil && v.used && r.panicked != nil) {
+		if v.failed || (err != nil && v.used && r.Panicked() != nil) {
 			// A query failed (which aborts the transaction until the savepoint is
 			// rolled back to) or was cut short: undo, and refuse the append.
 			if _, rerr := b.tx.Exec(b.ctx, `ROLLBACK TO SAVEPOINT append`); rerr != nil {
@@ -227,18 +184,18 @@ func (b *batch) append(r *request) {
 			}
 		}
 		if err != nil {
-			r.answer(nil, false, err)
+			r.Answer(nil, false, err)
 			return
 		}
 	}
 
-	c := *r.e // as check left it
+	c := *r.Entry // as check left it
 	c.Payload = bytes.Clone(c.Payload)
 	c.Seq = b.seq + 1
 	ledger.Seal(&c, b.hash)
 	d, isDelivery, err := ledger.Delta(&c)
 	if err != nil {
-		r.answer(nil, false, solidarity.Errorf(solidarity.EINVALID, "%v", err))
+		r.Answer(nil, false, solidarity.Errorf(solidarity.EINVALID, "%v", err))
 		return
 	}
 	p := &pendingAppend{r: r, c: &c}
@@ -247,12 +204,12 @@ func (b *batch) append(r *request) {
 	}
 	b.pending = append(b.pending, p)
 	b.seq, b.hash = c.Seq, c.Hash
-	r.answer(&c, false, nil)
+	r.Answer(&c, false, nil)
 }
 
 func (b *batch) pendingKey(key string) bool {
 	for _, p := range b.pending {
-		if p.r.key == key {
+		if p.r.Key == key {
 			return true
 		}
 	}
@@ -295,9 +252,9 @@ func (b *batch) flush(extra func(*pgx.Batch)) pgx.BatchResults {
 			}
 		}
 		b.written++
-		if p.r.key != "" {
-			b.known[p.r.key] = p.c
-			b.knownFP[p.r.key] = p.r.fp
+		if p.r.Key != "" {
+			b.known[p.r.Key] = p.c
+			b.knownFP[p.r.Key] = p.r.Fingerprint
 		}
 	}
 	if extra == nil {
@@ -317,9 +274,9 @@ func (b *batch) undo(pending []*pendingAppend, err error) {
 	}
 	failed := pending[0]
 	if pgCode(err) == uniqueViolation {
-		failed.r.answer(nil, false, solidarity.Errorf(solidarity.ECONFLICT, "idempotency key already used"))
+		failed.r.Answer(nil, false, solidarity.Errorf(solidarity.ECONFLICT, "idempotency key already used"))
 	} else {
-		failed.r.answer(nil, false, internal("append", err))
+		failed.r.Answer(nil, false, internal("append", err))
 	}
 	b.seq, b.hash = failed.c.Seq-1, failed.c.PrevHash
 	for _, p := range pending[1:] {
@@ -330,9 +287,10 @@ func (b *batch) undo(pending []*pendingAppend, err error) {
 	}
 }
 
-// commit sends the pending writes with the head's update and commits; with nothing
-// written it rolls back instead (what replays and refusals read was committed).
-func (b *batch) commit() error {
+// Commit implements groupcommit.Tx: it sends the pending writes with the head's update
+// and commits; with nothing written it rolls back instead (what replays and refusals
+// read was committed).
+func (b *batch) Commit() error {
 	for {
 		if b.fatal != nil {
 			return b.fatal
@@ -358,19 +316,8 @@ func (b *batch) commit() error {
 	}
 }
 
-// runCheck calls r's check, turning a panic into r.panicked (raised again in the
-// caller's goroutine) and a refused append.
-func runCheck(r *request, v solidarity.View) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			r.panicked = p
-			err = errCheckPanicked
-		}
-	}()
-	return r.check(v)
-}
-
-var errCheckPanicked = errors.New("check panicked")
+// Rollback implements groupcommit.Tx.
+func (b *batch) Rollback() { b.tx.Rollback(b.ctx) }
 
 // txView is the View a check gets: queries in the batch transaction, the first of
 // them in one pipeline with the pending writes. They run with the batch's context, not

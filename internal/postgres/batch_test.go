@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"solidarity"
+	"solidarity/internal/groupcommit"
 	"solidarity/ledger"
 )
 
@@ -70,15 +71,7 @@ func pledgeEntry(state solidarity.MemberState, i int) *solidarity.Entry {
 		At: time.Date(2026, 7, 1, 0, 0, i, 0, time.UTC), LegalBasis: "Art. 57(1)", Payload: p}
 }
 
-func newRequest(ctx context.Context, key string, e *solidarity.Entry, check func(solidarity.View) error) *request {
-	r := &request{ctx: ctx, key: key, e: e, check: check, done: make(chan struct{})}
-	if key != "" {
-		r.fp = ledger.Fingerprint(e)
-	}
-	return r
-}
-
-// TestBatchPaths runs one batch through commitBatch directly, so that its requests
+// TestBatchPaths runs one batch through Writer.Commit directly, so that its requests
 // share one transaction for certain, and walks the batch's paths: a write that fails
 // while pending (a totals overflow) with pending appends behind it, keys repeated
 // while pending and once written, a committed key, refused and panicking checks, a
@@ -99,12 +92,12 @@ func TestBatchPaths(t *testing.T) {
 	var sawPledges int
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	reqs := map[string]*request{
-		"a": newRequest(ctx, "a", payment("DE", math.MaxInt64-10, 2), nil),
-		"g": newRequest(ctx, "a", payment("DE", math.MaxInt64-10, 2), nil), // while a is pending
-		"b": newRequest(ctx, "", payment("DE", 100, 3), nil),               // overflows the DE total
-		"c": newRequest(ctx, "c", pledgeEntry("IT", 4), nil),
-		"d": newRequest(ctx, "", payment("FR", 3, 5), func(v solidarity.View) error {
+	reqs := map[string]*groupcommit.Request{
+		"a": groupcommit.NewRequest(ctx, "a", payment("DE", math.MaxInt64-10, 2), nil),
+		"g": groupcommit.NewRequest(ctx, "a", payment("DE", math.MaxInt64-10, 2), nil), // while a is pending
+		"b": groupcommit.NewRequest(ctx, "", payment("DE", 100, 3), nil),               // overflows the DE total
+		"c": groupcommit.NewRequest(ctx, "c", pledgeEntry("IT", 4), nil),
+		"d": groupcommit.NewRequest(ctx, "", payment("FR", 3, 5), func(v solidarity.View) error {
 			ts, err := v.Totals(ctx, 2026)
 			if err != nil {
 				return err
@@ -118,36 +111,36 @@ func TestBatchPaths(t *testing.T) {
 			sawPledges = len(ps)
 			return err
 		}),
-		"e": newRequest(ctx, "c", pledgeEntry("ES", 4), nil),               // c's key, another entry
-		"f": newRequest(ctx, "a", payment("DE", math.MaxInt64-10, 9), nil), // a's key, written
-		"h": newRequest(ctx, "old", payment("AT", 1, 1), nil),              // committed before
-		"i": newRequest(ctx, "", payment("FR", 1, 6), func(v solidarity.View) error {
+		"e": groupcommit.NewRequest(ctx, "c", pledgeEntry("ES", 4), nil),               // c's key, another entry
+		"f": groupcommit.NewRequest(ctx, "a", payment("DE", math.MaxInt64-10, 9), nil), // a's key, written
+		"h": groupcommit.NewRequest(ctx, "old", payment("AT", 1, 1), nil),              // committed before
+		"i": groupcommit.NewRequest(ctx, "", payment("FR", 1, 6), func(v solidarity.View) error {
 			if _, err := v.Totals(ctx, 2026); err != nil {
 				return err
 			}
 			return refused
 		}),
-		"j": newRequest(ctx, "", payment("FR", 1, 7), func(solidarity.View) error { panic("boom") }),
-		"l": newRequest(ctx, "", payment("FR", 1, 8), func(v solidarity.View) error {
+		"j": groupcommit.NewRequest(ctx, "", payment("FR", 1, 7), func(solidarity.View) error { panic("boom") }),
+		"l": groupcommit.NewRequest(ctx, "", payment("FR", 1, 8), func(v solidarity.View) error {
 			_, err := v.Find(ctx, 2026, "nul\x00") // PostgreSQL refuses NUL in text
 			return err
 		}),
-		"m": newRequest(ctx, "", payment("FR", 1, 9), func(v solidarity.View) error {
+		"m": groupcommit.NewRequest(ctx, "", payment("FR", 1, 9), func(v solidarity.View) error {
 			v.Find(ctx, 2026, "nul\x00")
 			return nil // swallows the error: the append is refused all the same
 		}),
-		"n": newRequest(cancelled, "n", payment("FR", 1, 10), nil),
-		"k": newRequest(ctx, "k", payment("IT", 5, 11), nil),
+		"n": groupcommit.NewRequest(cancelled, "n", payment("FR", 1, 10), nil),
+		"k": groupcommit.NewRequest(ctx, "k", payment("IT", 5, 11), nil),
 	}
 	order := strings.Split("a g b c d e f h i j l m n k", " ")
-	var batch []*request
+	var batch []*groupcommit.Request
 	for _, name := range order {
 		batch = append(batch, reqs[name])
 	}
-	s.commitBatch(batch)
+	s.w.Commit(batch)
 	for _, name := range order {
 		select {
-		case <-reqs[name].done:
+		case <-reqs[name].Done():
 		default:
 			t.Fatalf("request %s not answered", name)
 		}
@@ -155,43 +148,43 @@ func TestBatchPaths(t *testing.T) {
 
 	fresh := func(name string, seq int64) {
 		t.Helper()
-		r := reqs[name]
-		if r.err != nil || r.replayed || r.out == nil || r.out.Seq != seq {
-			t.Fatalf("%s: out=%+v replayed=%v err=%v, want seq %d", name, r.out, r.replayed, r.err, seq)
+		out, replayed, err := reqs[name].Result()
+		if err != nil || replayed || out == nil || out.Seq != seq {
+			t.Fatalf("%s: out=%+v replayed=%v err=%v, want seq %d", name, out, replayed, err, seq)
 		}
 	}
 	replay := func(name string, of *solidarity.Entry) {
 		t.Helper()
-		r := reqs[name]
-		if r.err != nil || !r.replayed || r.out.Seq != of.Seq || r.out.Hash != of.Hash {
-			t.Fatalf("%s: out=%+v replayed=%v err=%v, want a replay of seq %d", name, r.out, r.replayed, r.err, of.Seq)
+		out, replayed, err := reqs[name].Result()
+		if err != nil || !replayed || out.Seq != of.Seq || out.Hash != of.Hash {
+			t.Fatalf("%s: out=%+v replayed=%v err=%v, want a replay of seq %d", name, out, replayed, err, of.Seq)
 		}
 	}
 	failed := func(name, code string) {
 		t.Helper()
-		r := reqs[name]
-		if r.out != nil || solidarity.ErrorCode(r.err) != code {
-			t.Fatalf("%s: out=%+v err=%v, want %s", name, r.out, r.err, code)
+		out, _, err := reqs[name].Result()
+		if out != nil || solidarity.ErrorCode(err) != code {
+			t.Fatalf("%s: out=%+v err=%v, want %s", name, out, err, code)
 		}
 	}
 	fresh("a", 3)
-	replay("g", reqs["a"].out)
+	replay("g", outOf(reqs["a"]))
 	failed("b", solidarity.EINTERNAL)
 	fresh("c", 4)
 	fresh("d", 5)
 	failed("e", solidarity.ECONFLICT)
-	replay("f", reqs["a"].out)
+	replay("f", outOf(reqs["a"]))
 	replay("h", old)
-	if reqs["i"].err != refused {
-		t.Fatalf("i: %v, want the check's error", reqs["i"].err)
+	if _, _, err := reqs["i"].Result(); err != refused {
+		t.Fatalf("i: %v, want the check's error", err)
 	}
-	if reqs["j"].panicked != "boom" || reqs["j"].out != nil {
-		t.Fatalf("j: panicked=%v out=%v", reqs["j"].panicked, reqs["j"].out)
+	if p := reqs["j"].Panicked(); p != "boom" || outOf(reqs["j"]) != nil {
+		t.Fatalf("j: panicked=%v out=%v", p, outOf(reqs["j"]))
 	}
 	failed("l", solidarity.EINTERNAL)
 	failed("m", solidarity.EINTERNAL)
-	if !errors.Is(reqs["n"].err, context.Canceled) || reqs["n"].out != nil {
-		t.Fatalf("n: %v, want context.Canceled", reqs["n"].err)
+	if out, _, err := reqs["n"].Result(); !errors.Is(err, context.Canceled) || out != nil {
+		t.Fatalf("n: %v, want context.Canceled", err)
 	}
 	fresh("k", 6)
 	if sawDE != math.MaxInt64-10 || sawPledges != 2 {
@@ -217,7 +210,7 @@ func TestBatchPaths(t *testing.T) {
 		t.Fatalf("Verify: %+v %v", v, err)
 	}
 	for _, name := range []string{"a", "c", "d", "k"} {
-		if out := reqs[name].out; es[out.Seq-1].Hash != out.Hash {
+		if out := outOf(reqs[name]); es[out.Seq-1].Hash != out.Hash {
 			t.Fatalf("%s acknowledged as %+v, stored %+v", name, out, es[out.Seq-1])
 		}
 	}
@@ -249,13 +242,12 @@ func TestBatchGroups(t *testing.T) {
 	s := openFresh(t)
 	var commits int
 	var sizes []int
-	s.w.stop()
-	s.w = writer{}
-	s.w.start(maxBatch, func(reqs []*request) {
+	s.w.Stop()
+	s.w = groupcommit.Start(maxBatch, batchTimeout, func(ctx context.Context, reqs []*groupcommit.Request) (groupcommit.Tx, error) {
 		commits++
 		sizes = append(sizes, len(reqs))
-		s.commitBatch(reqs)
-	})
+		return s.begin(ctx, reqs)
+	}, internal)
 	hold, held := make(chan struct{}), make(chan struct{})
 	go s.Append(ctx, "", pledgeEntry("SE", 0), func(solidarity.View) error {
 		close(held)
@@ -270,26 +262,30 @@ func TestBatchGroups(t *testing.T) {
 			errs <- err
 		}()
 	}
-	waitQueued(t, &s.w, 20)
+	waitQueued(t, s.w, 20)
 	close(hold)
 	for range 20 {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
 	}
-	s.w.stop() // commits and sizes are the writer goroutine's
+	s.w.Stop() // commits and sizes are the writer goroutine's
 	if commits != 2 || sizes[1] != 20 {
 		t.Fatalf("%d batches of %v, want the gate's and one of the 20 others", commits, sizes)
 	}
 }
 
+// outOf returns the entry r was answered with.
+func outOf(r *groupcommit.Request) *solidarity.Entry {
+	out, _, _ := r.Result()
+	return out
+}
+
 // waitQueued waits until n requests wait in w's queue.
-func waitQueued(t *testing.T, w *writer, n int) {
+func waitQueued(t *testing.T, w *groupcommit.Writer, n int) {
 	t.Helper()
 	for start := time.Now(); ; time.Sleep(time.Millisecond) {
-		w.mu.Lock()
-		queued := len(w.pending)
-		w.mu.Unlock()
+		queued := w.Queued()
 		if queued == n {
 			return
 		}

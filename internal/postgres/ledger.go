@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -14,7 +13,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"solidarity"
-	"solidarity/ledger"
 )
 
 // queryer is what the pool offers, for the reads outside the writer.
@@ -27,9 +25,10 @@ const allBatch = 500
 
 const entryColumns = `seq, cycle, type, state, ref, actor, at, legal_basis, payload, prev_hash, hash`
 
-// Append implements solidarity.Store with group commit (see writer.go): the append
-// is queued for the writer, which commits it with whatever other appends were waiting,
-// and Append returns once that transaction has committed (or failed).
+// Append implements solidarity.Store with group commit (internal/groupcommit): the
+// append is checked (ledger.CheckEntry) and queued for the writer, which commits it
+// with whatever other appends were waiting, and Append returns once that transaction
+// has committed (or failed).
 //
 // check runs on the writer goroutine, inside the batch transaction, and sees the
 // committed ledger plus the appends before this one in the batch. It must read only
@@ -41,52 +40,7 @@ const entryColumns = `seq, cycle, type, state, ref, actor, at, legal_basis, payl
 // the writer had not taken the append yet, nothing is written; when it had, the append
 // may still commit: a retry under the same idempotency key then replays it.
 func (s *Store) Append(ctx context.Context, idemKey string, e *solidarity.Entry, check func(solidarity.View) error) (*solidarity.Entry, bool, error) {
-	if err := validate(e); err != nil {
-		return nil, false, err
-	}
-	r := &request{key: idemKey, e: e, check: check}
-	if idemKey != "" {
-		r.fp = ledger.Fingerprint(e)
-	}
-	out, replayed, err := s.w.submit(ctx, r)
-	if err != nil || replayed {
-		return out, replayed, err
-	}
-	*e = *out
-	return e, false, nil
-}
-
-// validate refuses entries that could not be stored and read back as they were hashed.
-func validate(e *solidarity.Entry) error {
-	switch {
-	case e == nil:
-		return solidarity.Errorf(solidarity.EINVALID, "no entry")
-	case e.Type == "":
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "type", Message: "entry type is required"}
-	case !json.Valid(e.Payload):
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "payload", Message: "payload is not valid JSON"}
-	case e.At.UTC().Year() < 1 || e.At.UTC().Year() > 9999:
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "at", Message: "time out of range"}
-	}
-	return nil
-}
-
-// sameRequest reports whether r retries the request that first used its key: the
-// fingerprints match. Entries written before fingerprints were kept are compared field
-// by field.
-func sameRequest(storedFP string, stored *solidarity.Entry, r *request) bool {
-	if storedFP != "" {
-		return storedFP == r.fp
-	}
-	return sameEntry(stored, r.e)
-}
-
-// sameEntry reports whether e asks for what stored records: a retry of one request.
-// Seq, hashes and At (the retry's clock) are the store's to set and not compared.
-func sameEntry(stored, e *solidarity.Entry) bool {
-	return stored.Cycle == e.Cycle && stored.Type == e.Type && stored.State == e.State &&
-		stored.Ref == e.Ref && stored.Actor == e.Actor && stored.LegalBasis == e.LegalBasis &&
-		bytes.Equal(stored.Payload, e.Payload)
+	return s.w.Append(ctx, idemKey, e, check)
 }
 
 // Entries implements solidarity.Store.

@@ -1,11 +1,11 @@
 // Package postgres implements solidarity.Store on PostgreSQL with pgx/v5.
 //
-// Appends are committed in groups by one writer goroutine per Store (writer.go): each
-// batch is one READ COMMITTED transaction that first locks the one-row head table
-// (SELECT ... FOR UPDATE), which serialises the writers of every process on the
-// database and holds the chain's last sequence number and hash, then runs each append
-// in a savepoint and commits once. The schema lives in the connection's search_path, so
-// tests can give each store a schema of its own.
+// Appends are committed in groups by one writer goroutine per Store
+// (internal/groupcommit): each batch is one READ COMMITTED transaction that first locks
+// the one-row head table (SELECT ... FOR UPDATE), which serialises the writers of every
+// process on the database and holds the chain's last sequence number and hash, then
+// runs each append in a savepoint and commits once. The schema lives in the
+// connection's search_path, so tests can give each store a schema of its own.
 package postgres
 
 import (
@@ -22,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"solidarity"
+	"solidarity/internal/groupcommit"
 )
 
 //go:embed migrations/*.sql
@@ -34,7 +35,7 @@ const migrationLock int64 = 0x736f6c69_6d696772 // "solimigr"
 // Store is a solidarity.Store on a PostgreSQL database.
 type Store struct {
 	pool *pgxpool.Pool
-	w    writer // the single writer: group commit of appends
+	w    *groupcommit.Writer // the single writer: group commit of appends
 
 	// Now is the clock that stamps users' creation; time.Now by default.
 	Now func() time.Time
@@ -70,7 +71,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	s.w.start(maxBatch, s.commitBatch)
+	s.w = groupcommit.Start(maxBatch, batchTimeout, s.begin, internal)
 	return s, nil
 }
 
@@ -78,7 +79,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 // after Close fail), then closes the pool, waiting for connections in use to be
 // released. It is safe to call more than once.
 func (s *Store) Close() error {
-	s.w.stop()
+	s.w.Stop()
 	s.pool.Close()
 	return nil
 }

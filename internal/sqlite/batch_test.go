@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/internal/groupcommit"
 	"solidarity/ledger"
 )
 
@@ -34,15 +35,7 @@ func pledgeEntry(state solidarity.MemberState, i int) *solidarity.Entry {
 		At: time.Date(2026, 7, 1, 0, 0, i, 0, time.UTC), LegalBasis: "Art. 57(1)", Payload: p}
 }
 
-func newRequest(ctx context.Context, key string, e *solidarity.Entry, check func(solidarity.View) error) *request {
-	r := &request{ctx: ctx, key: key, e: e, check: check, done: make(chan struct{})}
-	if key != "" {
-		r.fp = ledger.Fingerprint(e)
-	}
-	return r
-}
-
-// TestBatchPaths runs one batch through commitBatch directly, so that its requests
+// TestBatchPaths runs one batch through Writer.Commit directly, so that its requests
 // share one transaction for certain: a write refused by the database (a trigger), keys
 // repeated within the batch and from before it, refused and panicking checks, a caller
 // that gave up, and a check that sees the earlier appends of the batch.
@@ -68,12 +61,12 @@ func TestBatchPaths(t *testing.T) {
 	cancel()
 	boom := payment("DE", 100, 3)
 	boom.Ref = "refuse me"
-	reqs := map[string]*request{
-		"a": newRequest(ctx, "a", payment("DE", 1000, 2), nil),
-		"g": newRequest(ctx, "a", payment("DE", 1000, 2), nil),
-		"b": newRequest(ctx, "b", boom, nil),
-		"c": newRequest(ctx, "c", pledgeEntry("IT", 4), nil),
-		"d": newRequest(ctx, "", payment("FR", 3, 5), func(v solidarity.View) error {
+	reqs := map[string]*groupcommit.Request{
+		"a": groupcommit.NewRequest(ctx, "a", payment("DE", 1000, 2), nil),
+		"g": groupcommit.NewRequest(ctx, "a", payment("DE", 1000, 2), nil),
+		"b": groupcommit.NewRequest(ctx, "b", boom, nil),
+		"c": groupcommit.NewRequest(ctx, "c", pledgeEntry("IT", 4), nil),
+		"d": groupcommit.NewRequest(ctx, "", payment("FR", 3, 5), func(v solidarity.View) error {
 			ts, err := v.Totals(ctx, 2026)
 			if err != nil {
 				return err
@@ -87,29 +80,29 @@ func TestBatchPaths(t *testing.T) {
 			sawPledges = len(ps)
 			return err
 		}),
-		"e": newRequest(ctx, "c", pledgeEntry("ES", 4), nil),
-		"f": newRequest(ctx, "a", payment("DE", 1000, 9), nil),
-		"h": newRequest(ctx, "old", payment("AT", 1, 1), nil),
-		"i": newRequest(ctx, "", payment("FR", 1, 6), func(v solidarity.View) error {
+		"e": groupcommit.NewRequest(ctx, "c", pledgeEntry("ES", 4), nil),
+		"f": groupcommit.NewRequest(ctx, "a", payment("DE", 1000, 9), nil),
+		"h": groupcommit.NewRequest(ctx, "old", payment("AT", 1, 1), nil),
+		"i": groupcommit.NewRequest(ctx, "", payment("FR", 1, 6), func(v solidarity.View) error {
 			if _, err := v.Totals(ctx, 2026); err != nil {
 				return err
 			}
 			return refused
 		}),
-		"j":  newRequest(ctx, "", payment("FR", 1, 7), func(solidarity.View) error { panic("boom") }),
-		"n":  newRequest(cancelled, "n", payment("FR", 1, 10), nil),
-		"b2": newRequest(ctx, "b", func() *solidarity.Entry { e := *boom; e.Ref = "fine now"; return &e }(), nil),
-		"k":  newRequest(ctx, "k", payment("IT", 5, 11), nil),
+		"j":  groupcommit.NewRequest(ctx, "", payment("FR", 1, 7), func(solidarity.View) error { panic("boom") }),
+		"n":  groupcommit.NewRequest(cancelled, "n", payment("FR", 1, 10), nil),
+		"b2": groupcommit.NewRequest(ctx, "b", func() *solidarity.Entry { e := *boom; e.Ref = "fine now"; return &e }(), nil),
+		"k":  groupcommit.NewRequest(ctx, "k", payment("IT", 5, 11), nil),
 	}
 	order := strings.Split("a g b c d e f h i j n b2 k", " ")
-	var batch []*request
+	var batch []*groupcommit.Request
 	for _, name := range order {
 		batch = append(batch, reqs[name])
 	}
-	s.commitBatch(batch)
+	s.w.Commit(batch)
 	for _, name := range order {
 		select {
-		case <-reqs[name].done:
+		case <-reqs[name].Done():
 		default:
 			t.Fatalf("request %s not answered", name)
 		}
@@ -117,41 +110,41 @@ func TestBatchPaths(t *testing.T) {
 
 	fresh := func(name string, seq int64) {
 		t.Helper()
-		r := reqs[name]
-		if r.err != nil || r.replayed || r.out == nil || r.out.Seq != seq {
-			t.Fatalf("%s: out=%+v replayed=%v err=%v, want seq %d", name, r.out, r.replayed, r.err, seq)
+		out, replayed, err := reqs[name].Result()
+		if err != nil || replayed || out == nil || out.Seq != seq {
+			t.Fatalf("%s: out=%+v replayed=%v err=%v, want seq %d", name, out, replayed, err, seq)
 		}
 	}
 	replay := func(name string, of *solidarity.Entry) {
 		t.Helper()
-		r := reqs[name]
-		if r.err != nil || !r.replayed || r.out.Seq != of.Seq || r.out.Hash != of.Hash {
-			t.Fatalf("%s: out=%+v replayed=%v err=%v, want a replay of seq %d", name, r.out, r.replayed, r.err, of.Seq)
+		out, replayed, err := reqs[name].Result()
+		if err != nil || !replayed || out.Seq != of.Seq || out.Hash != of.Hash {
+			t.Fatalf("%s: out=%+v replayed=%v err=%v, want a replay of seq %d", name, out, replayed, err, of.Seq)
 		}
 	}
 	failed := func(name, code string) {
 		t.Helper()
-		r := reqs[name]
-		if r.out != nil || solidarity.ErrorCode(r.err) != code {
-			t.Fatalf("%s: out=%+v err=%v, want %s", name, r.out, r.err, code)
+		out, _, err := reqs[name].Result()
+		if out != nil || solidarity.ErrorCode(err) != code {
+			t.Fatalf("%s: out=%+v err=%v, want %s", name, out, err, code)
 		}
 	}
 	fresh("a", 3)
-	replay("g", reqs["a"].out)
+	replay("g", outOf(reqs["a"]))
 	failed("b", solidarity.EINTERNAL)
 	fresh("c", 4)
 	fresh("d", 5)
 	failed("e", solidarity.ECONFLICT)
-	replay("f", reqs["a"].out)
+	replay("f", outOf(reqs["a"]))
 	replay("h", old)
-	if reqs["i"].err != refused {
-		t.Fatalf("i: %v, want the check's error", reqs["i"].err)
+	if _, _, err := reqs["i"].Result(); err != refused {
+		t.Fatalf("i: %v, want the check's error", err)
 	}
-	if reqs["j"].panicked != "boom" || reqs["j"].out != nil {
-		t.Fatalf("j: panicked=%v out=%v", reqs["j"].panicked, reqs["j"].out)
+	if p := reqs["j"].Panicked(); p != "boom" || outOf(reqs["j"]) != nil {
+		t.Fatalf("j: panicked=%v out=%v", p, outOf(reqs["j"]))
 	}
-	if !errors.Is(reqs["n"].err, context.Canceled) || reqs["n"].out != nil {
-		t.Fatalf("n: %v, want context.Canceled", reqs["n"].err)
+	if out, _, err := reqs["n"].Result(); !errors.Is(err, context.Canceled) || out != nil {
+		t.Fatalf("n: %v, want context.Canceled", err)
 	}
 	fresh("b2", 6) // b's key was not used up by its failed write
 	fresh("k", 7)
@@ -168,7 +161,7 @@ func TestBatchPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"a", "c", "d", "b2", "k"} {
-		if out := reqs[name].out; es[out.Seq-1].Hash != out.Hash {
+		if out := outOf(reqs[name]); es[out.Seq-1].Hash != out.Hash {
 			t.Fatalf("%s acknowledged as %+v, stored %+v", name, out, es[out.Seq-1])
 		}
 	}
@@ -196,12 +189,11 @@ func TestBatchGroups(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
 	var sizes []int
-	s.w.stop()
-	s.w = writer{}
-	s.w.start(maxBatch, func(reqs []*request) {
+	s.w.Stop()
+	s.w = groupcommit.Start(maxBatch, batchTimeout, func(ctx context.Context, reqs []*groupcommit.Request) (groupcommit.Tx, error) {
 		sizes = append(sizes, len(reqs))
-		s.commitBatch(reqs)
-	})
+		return s.begin(ctx, reqs)
+	}, internal)
 	hold, held := make(chan struct{}), make(chan struct{})
 	go s.Append(ctx, "", pledgeEntry("SE", 0), func(solidarity.View) error {
 		close(held)
@@ -216,26 +208,30 @@ func TestBatchGroups(t *testing.T) {
 			errs <- err
 		}()
 	}
-	waitQueued(t, &s.w, 20)
+	waitQueued(t, s.w, 20)
 	close(hold)
 	for range 20 {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
 	}
-	s.w.stop() // sizes is the writer goroutine's
+	s.w.Stop() // sizes is the writer goroutine's
 	if len(sizes) != 2 || sizes[1] != 20 {
 		t.Fatalf("batches of %v, want the gate's and one of the 20 others", sizes)
 	}
 }
 
+// outOf returns the entry r was answered with.
+func outOf(r *groupcommit.Request) *solidarity.Entry {
+	out, _, _ := r.Result()
+	return out
+}
+
 // waitQueued waits until n requests wait in w's queue.
-func waitQueued(t *testing.T, w *writer, n int) {
+func waitQueued(t *testing.T, w *groupcommit.Writer, n int) {
 	t.Helper()
 	for start := time.Now(); ; time.Sleep(time.Millisecond) {
-		w.mu.Lock()
-		queued := len(w.pending)
-		w.mu.Unlock()
+		queued := w.Queued()
 		if queued == n {
 			return
 		}

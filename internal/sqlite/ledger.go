@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/internal/groupcommit"
 	"solidarity/ledger"
 )
 
@@ -26,9 +27,10 @@ const allBatch = 500
 
 const entryColumns = `seq, cycle, type, state, ref, actor, at, legal_basis, payload, prev_hash, hash`
 
-// Append implements solidarity.Store with group commit (see writer.go): the append
-// is queued for the writer, which commits it with whatever other appends were waiting,
-// and Append returns once that transaction has committed (or failed).
+// Append implements solidarity.Store with group commit (internal/groupcommit): the
+// append is checked (ledger.CheckEntry) and queued for the writer, which commits it
+// with whatever other appends were waiting, and Append returns once that transaction
+// has committed (or failed).
 //
 // check runs on the writer goroutine, inside the batch transaction, and sees the
 // committed ledger plus the appends before this one in the batch. It must read only
@@ -41,19 +43,7 @@ const entryColumns = `seq, cycle, type, state, ref, actor, at, legal_basis, payl
 // the writer had not taken the append yet, nothing is written; when it had, the append
 // may still commit: a retry under the same idempotency key then replays it.
 func (s *Store) Append(ctx context.Context, idemKey string, e *solidarity.Entry, check func(solidarity.View) error) (*solidarity.Entry, bool, error) {
-	if err := validate(e); err != nil {
-		return nil, false, err
-	}
-	r := &request{key: idemKey, e: e, check: check}
-	if idemKey != "" {
-		r.fp = ledger.Fingerprint(e)
-	}
-	out, replayed, err := s.w.submit(ctx, r)
-	if err != nil || replayed {
-		return out, replayed, err
-	}
-	*e = *out
-	return e, false, nil
+	return s.w.Append(ctx, idemKey, e, check)
 }
 
 // maxBatch caps the appends of one transaction, and so the wait of the last of them.
@@ -63,74 +53,64 @@ const maxBatch = 256
 // rather than holding the writer for ever.
 const batchTimeout = time.Minute
 
-// commitBatch appends the requests in order in one transaction and answers each once
-// the transaction has committed. It runs on the writer goroutine only.
-func (s *Store) commitBatch(reqs []*request) {
-	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
-	defer cancel()
-	var taken []*request
-	// fail answers every request of the batch with err: nothing of it is committed.
-	fail := func(err error, from int) {
-		for _, r := range taken {
-			r.answer(nil, false, err)
-			close(r.done)
-		}
-		for _, r := range reqs[from:] {
-			if r.take() {
-				r.answer(nil, false, err)
-				r.mu.Unlock()
-				close(r.done)
-			}
-		}
-	}
-
-	tx, err := s.write.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock now
-	if err != nil {
-		fail(internal("append", err), 0)
-		return
-	}
-	defer tx.Rollback()
-
-	var seq int64
-	var hash string
-	err = tx.QueryRowContext(ctx, `SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1`).Scan(&seq, &hash)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		fail(internal("append", err), 0)
-		return
-	}
-	written := 0
-	for i, r := range reqs {
-		if !r.take() {
-			continue
-		}
-		taken = append(taken, r)
-		wrote, err := appendOne(ctx, tx, r, seq, hash)
-		r.mu.Unlock()
-		if err != nil {
-			fail(internal("append", err), i+1)
-			return
-		}
-		if wrote {
-			seq, hash = r.out.Seq, r.out.Hash
-			written++
-		}
-	}
-	if written == 0 {
-		// Replays and refusals only: nothing to commit. What they read was committed.
-		tx.Rollback()
-	} else if err := tx.Commit(); err != nil {
-		fail(internal("append", err), len(reqs))
-		return
-	}
-	for _, r := range taken {
-		close(r.done)
-	}
+// batch is the transaction in which the writer appends one group of requests
+// (groupcommit.Tx), with the chain's head so far. It is used on the writer goroutine
+// only.
+type batch struct {
+	ctx     context.Context
+	tx      *sql.Tx
+	seq     int64
+	hash    string
+	written int // appends written
 }
+
+// begin opens the batch transaction (BEGIN IMMEDIATE: it takes the write lock now)
+// and reads the chain's head.
+func (s *Store) begin(ctx context.Context, _ []*groupcommit.Request) (groupcommit.Tx, error) {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	b := &batch{ctx: ctx, tx: tx}
+	err = tx.QueryRowContext(ctx, `SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1`).Scan(&b.seq, &b.hash)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		tx.Rollback()
+		return nil, err
+	}
+	return b, nil
+}
+
+// Append implements groupcommit.Tx: it runs r in a savepoint of the batch
+// transaction; an error means the transaction is unusable and the batch fails.
+func (b *batch) Append(r *groupcommit.Request) error {
+	wrote, err := appendOne(b.ctx, b.tx, r, b.seq, b.hash)
+	if err != nil {
+		return err
+	}
+	if wrote {
+		out, _, _ := r.Result()
+		b.seq, b.hash = out.Seq, out.Hash
+		b.written++
+	}
+	return nil
+}
+
+// Commit implements groupcommit.Tx.
+func (b *batch) Commit() error {
+	if b.written == 0 {
+		// Replays and refusals only: nothing to commit. What they read was committed.
+		return b.tx.Rollback()
+	}
+	return b.tx.Commit()
+}
+
+// Rollback implements groupcommit.Tx.
+func (b *batch) Rollback() { b.tx.Rollback() }
 
 // appendOne runs one request inside a savepoint of the batch transaction, given the
 // chain's head so far, and records its answer in r. wrote says whether it inserted an
-// entry (r.out); an error means the transaction is unusable and the batch fails.
-func appendOne(ctx context.Context, tx *sql.Tx, r *request, seq int64, prevHash string) (wrote bool, err error) {
+// entry (r's answer); an error means the transaction is unusable and the batch fails.
+func appendOne(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, prevHash string) (wrote bool, err error) {
 	if _, err := tx.ExecContext(ctx, `SAVEPOINT append`); err != nil {
 		return false, err
 	}
@@ -139,7 +119,7 @@ func appendOne(ctx context.Context, tx *sql.Tx, r *request, seq int64, prevHash 
 		if _, err := tx.ExecContext(ctx, `RELEASE SAVEPOINT append`); err != nil {
 			return false, err
 		}
-		r.answer(out, false, nil)
+		r.Answer(out, false, nil)
 		return true, nil
 	}
 	// Undo whatever this append did, whichever statement failed. An error that
@@ -148,20 +128,20 @@ func appendOne(ctx context.Context, tx *sql.Tx, r *request, seq int64, prevHash 
 	if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT append; RELEASE SAVEPOINT append`); rerr != nil {
 		return false, rerr
 	}
-	r.answer(out, replayed, err)
+	r.Answer(out, replayed, err)
 	return false, nil
 }
 
 // try is one append inside "SAVEPOINT append": the idempotency lookup, the check, the
 // sealing onto the chain and the writes. Whatever it returns other than wrote=true is
 // undone by the caller.
-func try(ctx context.Context, tx *sql.Tx, r *request, seq int64, prevHash string) (out *solidarity.Entry, replayed, wrote bool, err error) {
-	if r.key != "" {
+func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, prevHash string) (out *solidarity.Entry, replayed, wrote bool, err error) {
+	if r.Key != "" {
 		var fp sql.NullString
-		prev, err := scanEntry(tx.QueryRowContext(ctx, `SELECT `+entryColumns+`, idem_fp FROM entries WHERE idem_key = ?`, r.key), &fp)
+		prev, err := scanEntry(tx.QueryRowContext(ctx, `SELECT `+entryColumns+`, idem_fp FROM entries WHERE idem_key = ?`, r.Key), &fp)
 		switch {
 		case err == nil:
-			if !sameRequest(fp.String, prev, r) {
+			if !r.Retries(fp.String, prev) {
 				return nil, false, false, solidarity.Errorf(solidarity.ECONFLICT,
 					"idempotency key already used for a different entry (seq %d)", prev.Seq)
 			}
@@ -171,13 +151,13 @@ func try(ctx context.Context, tx *sql.Tx, r *request, seq int64, prevHash string
 		}
 	}
 
-	if r.check != nil {
-		if err := runCheck(r, txView{tx: tx, ctx: ctx}); err != nil {
+	if r.Check != nil {
+		if err := r.RunCheck(txView{tx: tx, ctx: ctx}); err != nil {
 			return nil, false, false, err
 		}
 	}
 
-	c := *r.e // as check left it
+	c := *r.Entry // as check left it
 	c.Payload = bytes.Clone(c.Payload)
 	c.Seq = seq + 1
 	ledger.Seal(&c, prevHash)
@@ -186,8 +166,8 @@ func try(ctx context.Context, tx *sql.Tx, r *request, seq int64, prevHash string
 		return nil, false, false, solidarity.Errorf(solidarity.EINVALID, "%v", err)
 	}
 	var key, fp any
-	if r.key != "" {
-		key, fp = r.key, r.fp
+	if r.Key != "" {
+		key, fp = r.Key, r.Fingerprint
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO entries (`+entryColumns+`, idem_key, idem_fp)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -212,20 +192,6 @@ func try(ctx context.Context, tx *sql.Tx, r *request, seq int64, prevHash string
 	return &c, false, true, nil
 }
 
-// runCheck calls r's check, turning a panic into r.panicked (raised again in the
-// caller's goroutine) and a failed append.
-func runCheck(r *request, v solidarity.View) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			r.panicked = p
-			err = errCheckPanicked
-		}
-	}()
-	return r.check(v)
-}
-
-var errCheckPanicked = errors.New("check panicked")
-
 // txView is the View a check gets: queries in the batch transaction. They run with the
 // batch's context, not the caller's: a cancelled query on the writer connection could
 // disturb the transaction the whole batch shares. A caller's context that has ended
@@ -247,39 +213,6 @@ func (v txView) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, err
 		return nil, err
 	}
 	return view{v.tx}.Totals(v.ctx, cycle)
-}
-
-// validate refuses entries that could not be stored and read back as they were hashed.
-func validate(e *solidarity.Entry) error {
-	switch {
-	case e == nil:
-		return solidarity.Errorf(solidarity.EINVALID, "no entry")
-	case e.Type == "":
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "type", Message: "entry type is required"}
-	case !json.Valid(e.Payload):
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "payload", Message: "payload is not valid JSON"}
-	case e.At.UTC().Year() < 1 || e.At.UTC().Year() > 9999:
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "at", Message: "time out of range"}
-	}
-	return nil
-}
-
-// sameRequest reports whether r retries the request that first used its key: the
-// fingerprints match. Entries written before fingerprints were kept are compared field
-// by field.
-func sameRequest(storedFP string, stored *solidarity.Entry, r *request) bool {
-	if storedFP != "" {
-		return storedFP == r.fp
-	}
-	return sameEntry(stored, r.e)
-}
-
-// sameEntry reports whether e asks for what stored records: a retry of one request.
-// Seq, hashes and At (the retry's clock) are the store's to set and not compared.
-func sameEntry(stored, e *solidarity.Entry) bool {
-	return stored.Cycle == e.Cycle && stored.Type == e.Type && stored.State == e.State &&
-		stored.Ref == e.Ref && stored.Actor == e.Actor && stored.LegalBasis == e.LegalBasis &&
-		bytes.Equal(stored.Payload, e.Payload)
 }
 
 // Entries implements solidarity.Store.

@@ -3,9 +3,10 @@
 //
 // The database is one file in WAL mode with synchronous=FULL, so an append that has
 // returned survives a crash or a power cut. One connection writes: one writer
-// goroutine per Store commits the queued appends in groups (writer.go), each group in
-// one BEGIN IMMEDIATE transaction with a savepoint per append, so that one fsync makes a
-// whole group durable. A small pool of query-only connections reads concurrently.
+// goroutine per Store commits the queued appends in groups (internal/groupcommit),
+// each group in one BEGIN IMMEDIATE transaction with a savepoint per append, so that
+// one fsync makes a whole group durable. A small pool of query-only connections reads
+// concurrently.
 package sqlite
 
 import (
@@ -25,6 +26,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"solidarity"
+	"solidarity/internal/groupcommit"
 )
 
 //go:embed migrations/*.sql
@@ -39,9 +41,9 @@ const busyTimeout = 10 * time.Second
 
 // Store is a solidarity.Store on one SQLite file.
 type Store struct {
-	write *sql.DB // exactly one connection: the single writer
-	read  *sql.DB // query-only connections
-	w     writer  // the writer goroutine: group commit of appends
+	write *sql.DB             // exactly one connection: the single writer
+	read  *sql.DB             // query-only connections
+	w     *groupcommit.Writer // the writer goroutine: group commit of appends
 
 	// Now is the clock that stamps users' creation; time.Now by default.
 	Now func() time.Time
@@ -96,7 +98,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
-	s.w.start(maxBatch, s.commitBatch)
+	s.w = groupcommit.Start(maxBatch, batchTimeout, s.begin, internal)
 	return s, nil
 }
 
@@ -104,7 +106,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // after Close fail), then closes the database. It is safe to call more than once.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		s.w.stop()
+		s.w.Stop()
 		var errs []error
 		if s.read != nil {
 			errs = append(errs, s.read.Close())

@@ -78,18 +78,10 @@ func checkDense(t *testing.T, s solidarity.Store, n int, cycles ...int) []*solid
 // checkTotals checks that the stored totals of each cycle are ledger.Sum over All.
 func checkTotals(t *testing.T, s solidarity.Store, cycles ...int) {
 	t.Helper()
-	ctx := context.Background()
-	sum, err := ledger.Sum(s.All(ctx))
-	if err != nil {
-		t.Fatal(err)
-	}
+	sum := ledgerSum(t, s)
 	got := map[[2]string]solidarity.Totals{}
 	for _, c := range cycles {
-		ts, err := s.Totals(ctx, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, x := range ts {
+		for _, x := range totals(t, s, c) {
 			got[[2]string{strconv.Itoa(x.Cycle), string(x.State)}] = x
 		}
 	}
@@ -281,7 +273,7 @@ func testBatchIdempotency(t *testing.T, h Harness) {
 				t.Fatalf("k1 append %d returned %+v, stored %+v", i, r.out, stored)
 			}
 		case r.err == nil && r.replayed:
-			if !sameEntry(stored, r.in) {
+			if !ledger.SameEntry(stored, r.in) {
 				t.Fatalf("k1 append %d replayed a different entry", i)
 			}
 			if !sameStored(r.out, stored) {
@@ -292,7 +284,7 @@ func testBatchIdempotency(t *testing.T, h Harness) {
 			}
 		default:
 			wantCode(t, r.err, solidarity.ECONFLICT)
-			if sameEntry(stored, r.in) {
+			if ledger.SameEntry(stored, r.in) {
 				t.Fatalf("k1 append %d: conflict for the same request", i)
 			}
 			if r.in.Seq != 0 || r.in.Hash != "" {
@@ -554,11 +546,4 @@ func testCloseDrains(t *testing.T, h Harness) {
 		}
 	}
 	checkDense(t, s, len(es), cycle, cycle+9)
-}
-
-// sameEntry reports whether stored is what e asks for: a retry of one request.
-func sameEntry(stored, e *solidarity.Entry) bool {
-	return stored.Cycle == e.Cycle && stored.Type == e.Type && stored.State == e.State &&
-		stored.Ref == e.Ref && stored.Actor == e.Actor && stored.LegalBasis == e.LegalBasis &&
-		string(stored.Payload) == string(e.Payload)
 }

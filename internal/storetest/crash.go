@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"solidarity"
-	"solidarity/ledger"
 )
 
 const (
@@ -75,7 +74,6 @@ func Crash(t *testing.T, newDB func() string, open func(t *testing.T, db string)
 	t.Logf("killed the writer after %d acknowledged appends", len(acked))
 
 	s := open(t, db)
-	ctx := context.Background()
 	es := all(t, s)
 	if len(es) < len(acked) {
 		t.Fatalf("%d entries after the crash, but %d were acknowledged", len(es), len(acked))
@@ -86,22 +84,7 @@ func Crash(t *testing.T, newDB func() string, open func(t *testing.T, db string)
 		}
 	}
 	mustVerify(t, s, int64(len(es)))
-	sum, err := ledger.Sum(s.All(ctx))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := s.Totals(ctx, cycle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ts) != len(sum) {
-		t.Fatalf("totals %v after the crash, want %v", ts, sum)
-	}
-	for _, x := range ts {
-		if sum[[2]string{strconv.Itoa(cycle), string(x.State)}] != x {
-			t.Fatalf("totals %v after the crash, want %v", ts, sum)
-		}
-	}
+	checkCycleTotals(t, s, " after the crash")
 	// The store goes on appending after the crash.
 	e := mustAppend(t, s, "after-crash", delivery(t, cycle, "SE", solidarity.PaymentMade, 1, 0))
 	if e.Seq != int64(len(es)+1) {

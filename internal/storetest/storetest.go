@@ -166,6 +166,43 @@ func mustVerify(t testing.TB, s solidarity.Store, n int64) {
 	}
 }
 
+// ledgerSum returns ledger.Sum over All: the totals the stored ones must equal.
+func ledgerSum(t testing.TB, s solidarity.Store) map[[2]string]solidarity.Totals {
+	t.Helper()
+	sum, err := ledger.Sum(s.All(context.Background()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// totals returns the stored totals of cycle.
+func totals(t testing.TB, s solidarity.Store, cycle int) []solidarity.Totals {
+	t.Helper()
+	ts, err := s.Totals(context.Background(), cycle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+// checkCycleTotals checks that the stored totals of cycle, which holds every entry of
+// s, are ledger.Sum over All: a row per state that delivered, each equal to the sum.
+// when ends the failure's first clause (" after the crash").
+func checkCycleTotals(t testing.TB, s solidarity.Store, when string) {
+	t.Helper()
+	sum := ledgerSum(t, s)
+	ts := totals(t, s, cycle)
+	if len(ts) != len(sum) {
+		t.Fatalf("totals %v%s, want %v", ts, when, sum)
+	}
+	for _, x := range ts {
+		if sum[[2]string{strconv.Itoa(cycle), string(x.State)}] != x {
+			t.Fatalf("totals %v%s, want %v", ts, when, sum)
+		}
+	}
+}
+
 func head(t testing.TB, s solidarity.Store) (int64, string) {
 	t.Helper()
 	seq, hash, err := s.Head(context.Background())
@@ -533,17 +570,10 @@ func testTotalsEqualSum(t *testing.T, h Harness) {
 				byKey[key] = e
 			}
 		}
-		sum, err := ledger.Sum(s.All(ctx))
-		if err != nil {
-			t.Fatal(err)
-		}
+		sum := ledgerSum(t, s)
 		got := map[[2]string]solidarity.Totals{}
 		for _, c := range cycles {
-			ts, err := s.Totals(ctx, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, x := range ts {
+			for _, x := range totals(t, s, c) {
 				if x.Cycle != c {
 					t.Fatalf("Totals(%d) returned a row of cycle %d", c, x.Cycle)
 				}
@@ -613,22 +643,7 @@ func testConcurrent(t *testing.T, h Harness) {
 		refs[e.Ref] = true
 	}
 	mustVerify(t, s, int64(len(es)))
-	sum, err := ledger.Sum(s.All(ctx))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := s.Totals(ctx, cycle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ts) != len(sum) {
-		t.Fatalf("totals %v, want %v", ts, sum)
-	}
-	for _, x := range ts {
-		if sum[[2]string{strconv.Itoa(cycle), string(x.State)}] != x {
-			t.Fatalf("totals %v, want %v", ts, sum)
-		}
-	}
+	checkCycleTotals(t, s, "")
 }
 
 func testRoundTrip(t *testing.T, h Harness) {
