@@ -64,10 +64,7 @@ func (w *walker) evidenceFamily(i int, what string) Evidence {
 	if what != "" {
 		fact += ": " + what
 	}
-	if src := w.a.Family[i].Source; src != "" {
-		fact += " [" + src + "]"
-	}
-	return Evidence{fmt.Sprintf("family[%d]", i), fact}
+	return Evidence{fmt.Sprintf("family[%d]", i), withSource(fact, w.a.Family[i].Source)}
 }
 
 // linkExisted checks when the family was formed: before the applicant arrived on the
@@ -126,15 +123,133 @@ func legallyPresent(m FamilyMember) bool {
 	return m.State != "" && (m.Status == StatusBeneficiary || m.Status == StatusApplicant || m.Status == StatusLegallyPresent)
 }
 
-// statesOf returns the distinct Member States of the family members at idx, in order.
-func (w *walker) statesOf(idx []int) []solidarity.MemberState {
-	var out []solidarity.MemberState
-	for _, i := range idx {
-		if s := w.a.Family[i].State; !slices.Contains(out, s) {
-			out = append(out, s)
+// Reasons a family member does not count, shared by several criteria.
+const (
+	notLegallyPresent = "not legally present in a Member State"
+	notBestInterests  = "shown not to be in the best interests of the child"
+	noWrittenConsent  = "the persons concerned have not expressed their wish in writing"
+)
+
+// closedToMinor reports whether the criterion of f is not examined because the
+// applicant is an unaccompanied minor, for whom only Art. 25 applies; f.Reason says so.
+func (w *walker) closedToMinor(f *Finding) bool {
+	if !w.uam() {
+		return false
+	}
+	f.Reason = w.onlyArt25()
+	return true
+}
+
+// leftOut reports whether the rule what is left out by the Member State of relocation
+// (Art. 68(2)); f.Reason says so.
+func (w *walker) leftOut(f *Finding, what string) bool {
+	if !w.relocated {
+		return false
+	}
+	f.Reason = w.leftOutAfterRelocation(what)
+	return true
+}
+
+// familyWhere returns the indices of the family members that check keeps, in order. A
+// member check does not keep is recorded in f.Details with the reason check gives, or
+// passed over silently when it gives none (the criterion is not about such a person);
+// the reason is read only for a member not kept.
+func (w *walker) familyWhere(f *Finding, check func(m FamilyMember) (bool, string)) []int {
+	var idx []int
+	for i, m := range w.a.Family {
+		switch ok, why := check(m); {
+		case ok:
+			idx = append(idx, i)
+		case why != "":
+			f.Details = append(f.Details, w.describe(i)+": "+why)
 		}
 	}
-	return out
+	return idx
+}
+
+// designate makes f apply to state, chosen among the family members at idx, and records
+// as evidence each of them in that Member State with what shows about them.
+func (w *walker) designate(f *Finding, idx []int, state solidarity.MemberState, what func(m FamilyMember) string) {
+	f.Applies = true
+	f.State = state
+	for _, i := range idx {
+		if m := w.a.Family[i]; m.State == state {
+			f.Evidence = append(f.Evidence, w.evidenceFamily(i, what(m)))
+		}
+	}
+}
+
+// says is the evidence of designate when it is the same for every family member.
+func says(fact string) func(FamilyMember) string { return func(FamilyMember) string { return fact } }
+
+// withSource appends the source of a fact, when there is one.
+func withSource(fact, source string) string {
+	if source != "" {
+		fact += " [" + source + "]"
+	}
+	return fact
+}
+
+// decisive marks e as the evidence the choice among several rested on, when it is.
+func decisive(e Evidence, is bool) Evidence {
+	if is {
+		e.Fact += " — decisive"
+	}
+	return e
+}
+
+// tally returns the distinct Member States that state gives for xs, in order, and how
+// many of xs each has.
+func tally[T any](xs []T, state func(T) solidarity.MemberState) ([]solidarity.MemberState, map[solidarity.MemberState]int) {
+	var states []solidarity.MemberState
+	count := map[solidarity.MemberState]int{}
+	for _, x := range xs {
+		s := state(x)
+		if !slices.Contains(states, s) {
+			states = append(states, s)
+		}
+		count[s]++
+	}
+	return states, count
+}
+
+// mostCommon returns the largest count among states and the states that have it, in
+// order.
+func mostCommon(states []solidarity.MemberState, count map[solidarity.MemberState]int) (int, []solidarity.MemberState) {
+	max, tied := 0, []solidarity.MemberState(nil)
+	for _, s := range states {
+		switch {
+		case count[s] > max:
+			max, tied = count[s], []solidarity.MemberState{s}
+		case count[s] == max:
+			tied = append(tied, s)
+		}
+	}
+	return max, tied
+}
+
+// pickBest returns the index among idx that cmp ranks highest (cmp(i, best) > 0 when i
+// ranks above best), the first listed among equals, and whether an equal one from
+// another Member State was passed over.
+func pickBest(idx []int, cmp func(i, best int) int, state func(int) solidarity.MemberState) (int, bool) {
+	best, ties := idx[0], 0
+	for _, i := range idx[1:] {
+		switch c := cmp(i, best); {
+		case c > 0:
+			best, ties = i, 0
+		case c == 0 && state(i) != state(best):
+			ties++
+		}
+	}
+	return best, ties > 0
+}
+
+func (w *walker) familyState(i int) solidarity.MemberState { return w.a.Family[i].State }
+
+// statesOf returns the distinct Member States of the family members at idx, in order.
+func (w *walker) statesOf(idx []int) []solidarity.MemberState {
+	states, _ := tally(idx, w.familyState)
+	return states
 }
 
 func joinStates(ss []solidarity.MemberState) string {
@@ -165,20 +280,12 @@ func (w *walker) chooseBIC(states []solidarity.MemberState, f *Finding, who stri
 // gives no rule for family members in several Member States under Arts. 26–27: ties
 // go to the first listed and are flagged for review.
 func (w *walker) mostMembers(idx []int, f *Finding) solidarity.MemberState {
-	states := w.statesOf(idx)
+	states, count := tally(idx, w.familyState)
 	if len(states) == 1 {
 		return states[0]
 	}
-	count := map[solidarity.MemberState]int{}
-	for _, i := range idx {
-		count[w.a.Family[i].State]++
-	}
-	best := states[0]
-	for _, s := range states[1:] {
-		if count[s] > count[best] {
-			best = s
-		}
-	}
+	_, tied := mostCommon(states, count)
+	best := tied[0]
 	f.Review = append(f.Review, fmt.Sprintf("Qualifying family members are in several Member States (%s); the spec gives no rule for this. The Member State with the most of them (ties: the first listed), %s, was taken.",
 		joinStates(states), best))
 	return best
@@ -197,74 +304,49 @@ func (w *walker) unaccompaniedMinor() Finding {
 		return f
 	}
 	// 25(2): family member or sibling legally present; Dublin III 8(1).
-	var fam []int
-	for i, m := range w.a.Family {
+	fam := w.familyWhere(&f, func(m FamilyMember) (bool, string) {
 		if m.Relation == Relative {
-			continue
+			return false, ""
 		}
 		if !legallyPresent(m) {
-			f.Details = append(f.Details, w.describe(i)+": not legally present in a Member State")
-			continue
+			return false, notLegallyPresent
 		}
 		if m.Relation != Sibling {
 			if ok, why := w.familyMember(m); !ok {
-				f.Details = append(f.Details, w.describe(i)+": "+why)
-				continue
+				return false, why
 			}
 		}
-		if m.NotInBestInterests {
-			f.Details = append(f.Details, w.describe(i)+": shown not to be in the best interests of the child")
-			continue
-		}
-		fam = append(fam, i)
-	}
+		return !m.NotInBestInterests, notBestInterests
+	})
 	if len(fam) > 0 {
-		f.Applies = true
-		f.State = w.chooseBIC(w.statesOf(fam), &f, "Family members or siblings")
+		w.designate(&f, fam, w.chooseBIC(w.statesOf(fam), &f, "Family members or siblings"), says("legally present"))
 		f.Article = w.art("Art. 25(2)", "Art. 8(1)")
 		f.Reason = "a family member or sibling of the unaccompanied minor is legally present there, and it is not shown to be against the best interests of the child"
-		for _, i := range fam {
-			if w.a.Family[i].State == f.State {
-				f.Evidence = append(f.Evidence, w.evidenceFamily(i, "legally present"))
-			}
-		}
 		f.Notes = append(f.Notes, w.minorNote())
 		return f
 	}
 	// 25(3)–(4): a relative legally present in another Member State who can take care
 	// of the minor; Dublin III 8(2)–(3).
-	var rel []int
-	for i, m := range w.a.Family {
-		if m.Relation != Relative {
-			continue
-		}
+	rel := w.familyWhere(&f, func(m FamilyMember) (bool, string) {
 		switch {
+		case m.Relation != Relative:
+			return false, ""
 		case !legallyPresent(m):
-			f.Details = append(f.Details, w.describe(i)+": not legally present in a Member State")
+			return false, notLegallyPresent
 		case m.State == w.det:
-			f.Details = append(f.Details, w.describe(i)+": in the determining Member State, not in another one")
+			return false, "in the determining Member State, not in another one"
 		case !m.CanTakeCare:
-			f.Details = append(f.Details, w.describe(i)+": not found able to take care of the minor")
-		case m.NotInBestInterests:
-			f.Details = append(f.Details, w.describe(i)+": shown not to be in the best interests of the child")
-		default:
-			rel = append(rel, i)
+			return false, "not found able to take care of the minor"
 		}
-	}
-	if len(rel) > 0 {
-		f.Applies = true
-		states := w.statesOf(rel)
-		f.State = w.chooseBIC(states, &f, "Relatives who can take care of the minor")
+		return !m.NotInBestInterests, notBestInterests
+	})
+	if states := w.statesOf(rel); len(states) > 0 {
+		w.designate(&f, rel, w.chooseBIC(states, &f, "Relatives who can take care of the minor"), says("legally present, able to take care of the minor"))
 		f.Article = w.art("Art. 25(3)", "Art. 8(2)")
 		if len(states) > 1 {
 			f.Article = w.art("Art. 25(4)", "Art. 8(3)")
 		}
 		f.Reason = "a relative legally present in another Member State can take care of the unaccompanied minor, and it is not shown to be against the best interests of the child"
-		for _, i := range rel {
-			if w.a.Family[i].State == f.State {
-				f.Evidence = append(f.Evidence, w.evidenceFamily(i, "legally present, able to take care of the minor"))
-			}
-		}
 		f.Notes = append(f.Notes, w.minorNote())
 		return f
 	}
@@ -311,85 +393,65 @@ func (w *walker) firstEvidence() Evidence {
 
 // familyBeneficiary is AMMR Art. 26 (spec §2 C2, tag M: R), Dublin III Art. 9.
 func (w *walker) familyBeneficiary() Finding {
-	f := Finding{Criterion: FamilyBeneficiary, Article: w.art("Art. 26", "Art. 9"), Certainty: w.tag("R", "S")}
-	if w.uam() {
-		f.Reason = w.onlyArt25()
-		return f
-	}
-	var cands []int
-	for i, m := range w.a.Family {
-		if m.Status != StatusBeneficiary {
-			if m.Relation != Relative {
-				f.Details = append(f.Details, w.describe(i)+": not a beneficiary of international protection")
-			}
-			continue
-		}
-		if ok, why := w.familyMember(m); !ok {
-			f.Details = append(f.Details, w.describe(i)+": "+why)
-			continue
-		}
-		if !m.ConsentInWriting {
-			f.Details = append(f.Details, w.describe(i)+": the persons concerned have not expressed their wish in writing")
-			continue
-		}
-		cands = append(cands, i)
-	}
-	if len(cands) == 0 {
-		f.Reason = "no family member who is a beneficiary of international protection in a Member State qualifies"
-		return f
-	}
-	f.Applies = true
-	f.State = w.mostMembers(cands, &f)
-	f.Reason = "a family member has been allowed to reside there as a beneficiary of international protection, and the persons concerned expressed their wish in writing"
-	for _, i := range cands {
-		if w.a.Family[i].State == f.State {
-			f.Evidence = append(f.Evidence, w.evidenceFamily(i, "beneficiary of international protection, written consent"))
-		}
-	}
-	return f
+	return w.familyWithStatus(Finding{Criterion: FamilyBeneficiary, Article: w.art("Art. 26", "Art. 9"), Certainty: w.tag("R", "S")}, familyStatus{
+		status:   StatusBeneficiary,
+		other:    "not a beneficiary of international protection",
+		none:     "no family member who is a beneficiary of international protection in a Member State qualifies",
+		reason:   "a family member has been allowed to reside there as a beneficiary of international protection, and the persons concerned expressed their wish in writing",
+		evidence: "beneficiary of international protection, written consent",
+	})
 }
 
 // familyApplicant is AMMR Art. 27 (spec §2 C3, tag M: R), Dublin III Art. 10.
 func (w *walker) familyApplicant() Finding {
-	f := Finding{Criterion: FamilyApplicant, Article: w.art("Art. 27", "Art. 10"), Certainty: w.tag("R", "S")}
-	if w.uam() {
-		f.Reason = w.onlyArt25()
+	return w.familyWithStatus(Finding{Criterion: FamilyApplicant, Article: w.art("Art. 27", "Art. 10"), Certainty: w.tag("R", "S")}, familyStatus{
+		status:   StatusApplicant,
+		other:    "not an applicant for international protection",
+		pending:  true,
+		none:     "no family member whose application in a Member State awaits a first decision on the substance qualifies",
+		reason:   "a family member's application there has not yet had a first decision on the substance, and the persons concerned expressed their wish in writing",
+		evidence: "applicant awaiting a first decision, written consent",
+	})
+}
+
+// familyStatus is what sets Art. 26 apart from Art. 27 (Dublin III Arts. 9 and 10).
+type familyStatus struct {
+	status   Status // the status the family member must have
+	other    string // why a family member with another status does not count
+	pending  bool   // a first decision on the substance excludes the family member
+	none     string // the reason when no family member qualifies
+	reason   string // the reason when one does
+	evidence string // what the evidence says of each family member relied on
+}
+
+// familyWithStatus designates the Member State where a family member with status s.status
+// is, the persons concerned having expressed their wish in writing; with family members
+// in several Member States, the one with most of them.
+func (w *walker) familyWithStatus(f Finding, s familyStatus) Finding {
+	if w.closedToMinor(&f) {
 		return f
 	}
-	var cands []int
-	for i, m := range w.a.Family {
-		if m.Status != StatusApplicant {
-			if m.Relation != Relative {
-				f.Details = append(f.Details, w.describe(i)+": not an applicant for international protection")
+	cands := w.familyWhere(&f, func(m FamilyMember) (bool, string) {
+		switch {
+		case m.Status != s.status:
+			if m.Relation == Relative {
+				return false, ""
 			}
-			continue
-		}
-		if m.FirstDecision {
-			f.Details = append(f.Details, w.describe(i)+": a first decision on the substance has been taken")
-			continue
+			return false, s.other
+		case s.pending && m.FirstDecision:
+			return false, "a first decision on the substance has been taken"
 		}
 		if ok, why := w.familyMember(m); !ok {
-			f.Details = append(f.Details, w.describe(i)+": "+why)
-			continue
+			return false, why
 		}
-		if !m.ConsentInWriting {
-			f.Details = append(f.Details, w.describe(i)+": the persons concerned have not expressed their wish in writing")
-			continue
-		}
-		cands = append(cands, i)
-	}
+		return m.ConsentInWriting, noWrittenConsent
+	})
 	if len(cands) == 0 {
-		f.Reason = "no family member whose application in a Member State awaits a first decision on the substance qualifies"
+		f.Reason = s.none
 		return f
 	}
-	f.Applies = true
-	f.State = w.mostMembers(cands, &f)
-	f.Reason = "a family member's application there has not yet had a first decision on the substance, and the persons concerned expressed their wish in writing"
-	for _, i := range cands {
-		if w.a.Family[i].State == f.State {
-			f.Evidence = append(f.Evidence, w.evidenceFamily(i, "applicant awaiting a first decision, written consent"))
-		}
-	}
+	w.designate(&f, cands, w.mostMembers(cands, &f), says(s.evidence))
+	f.Reason = s.reason
 	return f
 }
 
@@ -400,14 +462,12 @@ func (w *walker) familyApplicant() Finding {
 // the oldest of them.
 func (w *walker) familyProcedure() Finding {
 	f := Finding{Criterion: FamilyProcedure, Article: w.art("Art. 28", "Art. 11"), Certainty: w.tag("R", "R")}
-	if w.uam() {
-		f.Reason = w.onlyArt25()
+	if w.closedToMinor(&f) {
 		return f
 	}
-	var group []int
-	for i, m := range w.a.Family {
+	group := w.familyWhere(&f, func(m FamilyMember) (bool, string) {
 		if !m.JointApplication {
-			continue
+			return false, ""
 		}
 		ok, why := w.familyMember(m)
 		if m.Relation == Sibling && (m.BirthDate.IsZero() || ageAt(m.BirthDate, w.ref) < w.p.AdultAge) {
@@ -417,15 +477,12 @@ func (w *walker) familyProcedure() Finding {
 		}
 		switch {
 		case !ok:
-			f.Details = append(f.Details, w.describe(i)+": "+why)
+			return false, why
 		case m.State != w.first.State:
-			f.Details = append(f.Details, fmt.Sprintf("%s: applied in %s, not in %s where the applicant's application was registered", w.describe(i), m.State, w.first.State))
-		case m.ResponsibleState == "":
-			f.Details = append(f.Details, w.describe(i)+": the Member State responsible for their own application is not recorded")
-		default:
-			group = append(group, i)
+			return false, fmt.Sprintf("applied in %s, not in %s where the applicant's application was registered", m.State, w.first.State)
 		}
-	}
+		return m.ResponsibleState != "", "the Member State responsible for their own application is not recorded"
+	})
 	if len(group) == 0 {
 		f.Reason = fmt.Sprintf("no family member or minor sibling applied jointly in %s with a recorded Member State responsible", w.first.State)
 		return f
@@ -441,14 +498,7 @@ func (w *walker) familyProcedure() Finding {
 		m := w.a.Family[i]
 		people = append(people, person{fmt.Sprintf("family[%d]", i), m.ResponsibleState, civil(m.BirthDate)})
 	}
-	var states []solidarity.MemberState
-	count := map[solidarity.MemberState]int{}
-	for _, p := range people {
-		if !slices.Contains(states, p.state) {
-			states = append(states, p.state)
-		}
-		count[p.state]++
-	}
+	states, count := tally(people, func(p person) solidarity.MemberState { return p.state })
 	if len(states) == 1 {
 		f.Reason = fmt.Sprintf("applying the criteria separately keeps the family together in %s", states[0])
 		return f
@@ -457,15 +507,7 @@ func (w *walker) familyProcedure() Finding {
 	for _, i := range group {
 		f.Evidence = append(f.Evidence, w.evidenceFamily(i, fmt.Sprintf("applied jointly; %s responsible for their application", w.a.Family[i].ResponsibleState)))
 	}
-	max, tied := 0, []solidarity.MemberState(nil)
-	for _, s := range states {
-		switch {
-		case count[s] > max:
-			max, tied = count[s], []solidarity.MemberState{s}
-		case count[s] == max:
-			tied = append(tied, s)
-		}
-	}
+	max, tied := mostCommon(states, count)
 	if len(tied) == 1 {
 		f.Applies = true
 		f.State = tied[0]
@@ -506,38 +548,28 @@ func (w *walker) familyProcedure() Finding {
 // criteria and lets it override Arts. 29–33 (§2 D1 design note, §10 item 5).
 func (w *walker) dependentPersons() Finding {
 	f := Finding{Criterion: DependentPersons, Article: w.art("Art. 34", "Art. 16"), Certainty: w.tag("V", "R")}
-	if w.uam() {
-		f.Reason = w.onlyArt25()
+	if w.closedToMinor(&f) {
 		return f
 	}
-	var cands []int
-	for i, m := range w.a.Family {
-		if m.Dependency == "" {
-			continue
-		}
+	cands := w.familyWhere(&f, func(m FamilyMember) (bool, string) {
 		switch {
+		case m.Dependency == "":
+			return false, ""
 		case m.Relation != Child && m.Relation != Sibling && m.Relation != Parent:
-			f.Details = append(f.Details, w.describe(i)+": the clause covers a child, sibling or parent only")
-			continue
+			return false, "the clause covers a child, sibling or parent only"
 		case m.State == "" || (m.Status != StatusBeneficiary && m.Status != StatusLegallyPresent):
-			f.Details = append(f.Details, w.describe(i)+": not legally resident in a Member State")
-			continue
+			return false, "not legally resident in a Member State"
 		}
 		if m.Relation == Child {
 			if ok, why := w.linkExisted(m); !ok {
-				f.Details = append(f.Details, w.describe(i)+": "+strings.Replace(why, "the family", "the family tie", 1))
-				continue
+				return false, strings.Replace(why, "the family", "the family tie", 1)
 			}
 		}
-		switch {
-		case !m.CanTakeCare:
-			f.Details = append(f.Details, w.describe(i)+": the carer is not found able to take care of the dependent person")
-		case !m.ConsentInWriting:
-			f.Details = append(f.Details, w.describe(i)+": the persons concerned have not expressed their wish in writing")
-		default:
-			cands = append(cands, i)
+		if !m.CanTakeCare {
+			return false, "the carer is not found able to take care of the dependent person"
 		}
-	}
+		return m.ConsentInWriting, noWrittenConsent
+	})
 	if len(cands) == 0 {
 		f.Reason = "no dependency on (or of) a child, sibling or parent legally resident in a Member State that meets every condition"
 		return f
@@ -547,16 +579,12 @@ func (w *walker) dependentPersons() Finding {
 	if len(states) > 1 {
 		f.Review = append(f.Review, fmt.Sprintf("Dependency links in several Member States (%s); the first listed, %s, was taken.", joinStates(states), x))
 	}
-	f.Applies = true
-	for _, i := range cands {
-		if w.a.Family[i].State == x {
-			f.Evidence = append(f.Evidence, w.evidenceFamily(i, fmt.Sprintf("dependency (%s), able to take care, written consent", w.a.Family[i].Dependency)))
-		}
-	}
+	w.designate(&f, cands, x, func(m FamilyMember) string {
+		return fmt.Sprintf("dependency (%s), able to take care, written consent", m.Dependency)
+	})
 	f.Notes = append(f.Notes, "Art. 34 is outside the order of the criteria; it is examined after the family criteria and before Art. 29, as the spec suggests pending legal review (spec §2 D1, §10 item 5).")
 	switch {
 	case x == w.det:
-		f.State = w.det
 		f.Article = w.art("Art. 34(1)", "Art. 16(1)")
 		f.Reason = "the applicant and a child, sibling or parent legally resident in the determining Member State depend on each other: the persons are kept together there"
 	case w.a.UnfitToTravel:
@@ -566,7 +594,6 @@ func (w *walker) dependentPersons() Finding {
 		f.Reason = fmt.Sprintf("the carer lives in %s, but the applicant's state of health prevents travel there for a significant period: the Member State where the applicant is present is responsible", x)
 		f.Evidence = append(f.Evidence, Evidence{"unfit_to_travel", "the applicant cannot travel for a significant period"})
 	default:
-		f.State = x
 		f.Article = w.art("Art. 34(2)", "Art. 16(2)")
 		f.Certainty = "R"
 		f.Reason = "the applicant and a child, sibling or parent legally resident in another Member State depend on each other: the Member State where the carer lives is responsible"
@@ -577,12 +604,7 @@ func (w *walker) dependentPersons() Finding {
 // documents is AMMR Art. 29 (spec §2 C5: paras 1–4 V, para 5 P/M), Dublin III Art. 12.
 func (w *walker) documents() Finding {
 	f := Finding{Criterion: Documents, Article: w.art("Art. 29", "Art. 12"), Certainty: w.tag("V", "S")}
-	if w.uam() {
-		f.Reason = w.onlyArt25()
-		return f
-	}
-	if w.relocated {
-		f.Reason = w.leftOutAfterRelocation("Art. 29")
+	if w.closedToMinor(&f) || w.leftOut(&f, "Art. 29") {
 		return f
 	}
 	resLimit, visaLimit := w.p.ExpiredResidenceMonths, w.p.ExpiredVisaMonths
@@ -684,11 +706,7 @@ func (w *walker) documents() Finding {
 		f.Reason += fmt.Sprintf(" (issued by %s on its behalf under a representation arrangement, Visa Code Art. 8)", d.Issuer)
 	}
 	for _, i := range cands {
-		e := w.docEvidence(i)
-		if i == pick {
-			e.Fact += " — decisive"
-		}
-		f.Evidence = append(f.Evidence, e)
+		f.Evidence = append(f.Evidence, decisive(w.docEvidence(i), i == pick))
 	}
 	return f
 }
@@ -698,34 +716,19 @@ func (w *walker) documents() Finding {
 // the latest expiry when byLength, or the latest expiry alone (Art. 29(3)).
 func (w *walker) pickDocument(idx []int, f *Finding, one, tie string, byLength bool) (int, string) {
 	docs := w.a.Documents
-	var states []solidarity.MemberState
-	for _, i := range idx {
-		if s := docState(docs[i]); !slices.Contains(states, s) {
-			states = append(states, s)
-		}
-	}
-	if len(states) == 1 {
+	state := func(i int) solidarity.MemberState { return docState(docs[i]) }
+	if states, _ := tally(idx, state); len(states) == 1 {
 		return idx[0], one
 	}
 	length := func(d Document) int { return int(civil(d.ValidTo).Sub(civil(d.ValidFrom)).Hours() / 24) }
-	best, ties := idx[0], 0
-	for _, i := range idx[1:] {
+	best, tied := pickBest(idx, func(i, best int) int {
 		b, d := docs[best], docs[i]
-		c := 0
-		if byLength {
-			c = length(d) - length(b)
+		if c := length(d) - length(b); byLength && c != 0 {
+			return c
 		}
-		if c == 0 {
-			c = civil(d.ValidTo).Compare(civil(b.ValidTo))
-		}
-		switch {
-		case c > 0:
-			best, ties = i, 0
-		case c == 0 && docState(d) != docState(docs[best]):
-			ties++
-		}
-	}
-	if ties > 0 {
+		return civil(d.ValidTo).Compare(civil(b.ValidTo))
+	}, state)
+	if tied {
 		f.Review = append(f.Review, fmt.Sprintf("Documents from different Member States have the same validity and expiry date; the first listed, documents[%d], was taken.", best))
 	}
 	return best, tie
@@ -752,21 +755,13 @@ func (w *walker) docEvidence(i int) Evidence {
 	if !d.Withdrawn.IsZero() {
 		fact += ", withdrawn " + fmtDate(d.Withdrawn)
 	}
-	if d.Source != "" {
-		fact += " [" + d.Source + "]"
-	}
-	return Evidence{fmt.Sprintf("documents[%d]", i), fact}
+	return Evidence{fmt.Sprintf("documents[%d]", i), withSource(fact, d.Source)}
 }
 
 // diplomas is AMMR Art. 30 (spec §2 C6, tag V). Dublin III has no such criterion.
 func (w *walker) diplomas() Finding {
 	f := Finding{Criterion: Diplomas, Article: "Art. 30 AMMR", Certainty: "V"}
-	if w.uam() {
-		f.Reason = w.onlyArt25()
-		return f
-	}
-	if w.relocated {
-		f.Reason = w.leftOutAfterRelocation("Art. 30")
+	if w.closedToMinor(&f) || w.leftOut(&f, "Art. 30") {
 		return f
 	}
 	var cands []int
@@ -786,22 +781,14 @@ func (w *walker) diplomas() Finding {
 		return f
 	}
 	ds := w.a.Diplomas
-	best, states, ties := cands[0], []solidarity.MemberState{ds[cands[0]].Issuer}, 0
-	for _, i := range cands[1:] {
-		if !slices.Contains(states, ds[i].Issuer) {
-			states = append(states, ds[i].Issuer)
+	issuer := func(i int) solidarity.MemberState { return ds[i].Issuer }
+	states, _ := tally(cands, issuer)
+	best, tied := pickBest(cands, func(i, best int) int {
+		if c := ds[i].StudyMonths - ds[best].StudyMonths; c != 0 {
+			return c
 		}
-		c := ds[i].StudyMonths - ds[best].StudyMonths
-		if c == 0 {
-			c = civil(ds[i].Issued).Compare(civil(ds[best].Issued))
-		}
-		switch {
-		case c > 0:
-			best, ties = i, 0
-		case c == 0 && ds[i].Issuer != ds[best].Issuer:
-			ties++
-		}
-	}
+		return civil(ds[i].Issued).Compare(civil(ds[best].Issued))
+	}, issuer)
 	f.Applies = true
 	f.State = ds[best].Issuer
 	f.Article = "Art. 30(1) AMMR"
@@ -809,20 +796,14 @@ func (w *walker) diplomas() Finding {
 	if len(states) > 1 {
 		f.Article = "Art. 30(2) AMMR"
 		f.Reason = fmt.Sprintf("diplomas from several Member States (%s): the one obtained after the longest period of study, or if equal the most recent, was issued in %s", joinStates(states), f.State)
-		if ties > 0 {
+		if tied {
 			f.Review = append(f.Review, fmt.Sprintf("Diplomas from different Member States have the same length of study and date; the first listed, diplomas[%d], was taken.", best))
 		}
 	}
 	for _, i := range cands {
 		d := ds[i]
 		fact := fmt.Sprintf("diploma issued by %s on %s after %d months of study", d.Issuer, fmtDate(d.Issued), d.StudyMonths)
-		if d.Source != "" {
-			fact += " [" + d.Source + "]"
-		}
-		if i == best {
-			fact += " — decisive"
-		}
-		f.Evidence = append(f.Evidence, Evidence{fmt.Sprintf("diplomas[%d]", i), fact})
+		f.Evidence = append(f.Evidence, decisive(Evidence{fmt.Sprintf("diplomas[%d]", i), withSource(fact, d.Source)}, i == best))
 	}
 	return f
 }
@@ -830,8 +811,7 @@ func (w *walker) diplomas() Finding {
 // visaWaived is AMMR Art. 31 (spec §2 C7, tag M: R), Dublin III Art. 14.
 func (w *walker) visaWaived() Finding {
 	f := Finding{Criterion: VisaWaived, Article: w.art("Art. 31", "Art. 14"), Certainty: w.tag("R", "S")}
-	if w.uam() {
-		f.Reason = w.onlyArt25()
+	if w.closedToMinor(&f) {
 		return f
 	}
 	e := w.a.VisaWaivedEntry
@@ -845,10 +825,7 @@ func (w *walker) visaWaived() Finding {
 	}
 	f.Applies = true
 	fact := fmt.Sprintf("entered %s on %s without the need for a visa", e.State, fmtDate(e.Date))
-	if e.Source != "" {
-		fact += " [" + e.Source + "]"
-	}
-	f.Evidence = []Evidence{{"visa_waived_entry", fact}}
+	f.Evidence = []Evidence{{"visa_waived_entry", withSource(fact, e.Source)}}
 	if e.WaivedWhereRegistered && w.first.State != e.State {
 		f.State = w.first.State
 		f.Article = w.art("Art. 31(2)", "Art. 14(2)")
@@ -865,8 +842,7 @@ func (w *walker) visaWaived() Finding {
 // transitArea is AMMR Art. 32 (spec §2 C8, tag M: R), Dublin III Art. 15.
 func (w *walker) transitArea() Finding {
 	f := Finding{Criterion: TransitArea, Article: w.art("Art. 32", "Art. 15"), Certainty: w.tag("R", "S")}
-	if w.uam() {
-		f.Reason = w.onlyArt25()
+	if w.closedToMinor(&f) {
 		return f
 	}
 	if !w.first.TransitArea {
@@ -888,12 +864,7 @@ func (w *walker) transitArea() Finding {
 // Among several entries whose limit has not passed, the earliest counts.
 func (w *walker) entry() Finding {
 	f := Finding{Criterion: Entry, Article: w.art("Art. 33", "Art. 13(1)"), Certainty: "V"}
-	if w.uam() {
-		f.Reason = w.onlyArt25()
-		return f
-	}
-	if w.relocated {
-		f.Reason = w.leftOutAfterRelocation("Art. 33(1)–(2)")
+	if w.closedToMinor(&f) || w.leftOut(&f, "Art. 33(1)–(2)") {
 		return f
 	}
 	sar, irr := -1, -1
@@ -944,10 +915,7 @@ func (w *walker) entry() Finding {
 	if e.SAR {
 		fact = fmt.Sprintf("disembarked in %s on %s after a search-and-rescue operation", e.State, fmtDate(e.Date))
 	}
-	if e.Source != "" {
-		fact += " [" + e.Source + "]"
-	}
-	f.Evidence = []Evidence{{fmt.Sprintf("irregular_entries[%d]", pick), fact}}
+	f.Evidence = []Evidence{{fmt.Sprintf("irregular_entries[%d]", pick), withSource(fact, e.Source)}}
 	f.Applies = true
 	f.State = e.State
 	switch {
@@ -986,8 +954,7 @@ func (w *walker) entry() Finding {
 // application; the most recent when there are several. The AMMR removed it.
 func (w *walker) continuousStay() Finding {
 	f := Finding{Criterion: ContinuousStay, Article: "Art. 13(2) Dublin III", Certainty: "V"}
-	if w.uam() {
-		f.Reason = w.onlyArt25()
+	if w.closedToMinor(&f) {
 		return f
 	}
 	if len(w.a.IrregularEntries) == 0 && w.a.VisaWaivedEntry != nil {
@@ -1029,8 +996,7 @@ func (w *walker) continuousStay() Finding {
 // (first lodged). The Member State of relocation leaves it out (Art. 68(2)).
 func (w *walker) firstRegistration() Finding {
 	f := Finding{Criterion: FirstRegistration, Article: w.art("Art. 16(2)", "Art. 3(2)"), Certainty: "V"}
-	if w.relocated {
-		f.Reason = w.leftOutAfterRelocation("Art. 16(2)")
+	if w.leftOut(&f, "Art. 16(2)") {
 		return f
 	}
 	f.Applies = true
