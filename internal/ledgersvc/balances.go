@@ -51,6 +51,9 @@ type Delivered struct {
 // pledges implemented before the end of the year "in proportion to their overall
 // pledge", read here as linear over the operational period.
 type Pace struct {
+	// Known is false when the state's pledge is not known: then nothing is expected
+	// that anyone could check, and the pace is unknown rather than "on pace".
+	Known                 bool       `json:"known"`
 	NonFinancialPledged   report.Num `json:"non_financial_pledged"`
 	ExpectedByNow         report.Num `json:"expected_by_now"`
 	NonFinancialDelivered report.Num `json:"non_financial_delivered"`
@@ -153,8 +156,8 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 		expected := new(big.Rat).Mul(nonFin, elapsed)
 		doneNF := new(big.Rat).SetInt64(t.Relocations + offsets[m])
 		doneNF.Add(doneNF, new(big.Rat).Quo(new(big.Rat).SetInt64(int64(t.Alternative)), ratio))
-		b.Pace = Pace{NonFinancialPledged: *num(nonFin), ExpectedByNow: *num(expected), NonFinancialDelivered: *num(doneNF),
-			Behind: doneNF.Cmp(expected) < 0, Elapsed: report.Num(elapsed.FloatString(4))}
+		b.Pace = Pace{Known: ps.PledgeKnown, NonFinancialPledged: *num(nonFin), ExpectedByNow: *num(expected), NonFinancialDelivered: *num(doneNF),
+			Behind: ps.PledgeKnown && doneNF.Cmp(expected) < 0, Elapsed: report.Num(elapsed.FloatString(4))}
 		out.States = append(out.States, b)
 	}
 	out.Delivered = delivered(all, allOffsets, deliveredUnits(all, allOffsets, ratio))

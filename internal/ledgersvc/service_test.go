@@ -303,6 +303,15 @@ func TestBalancesAndPace(t *testing.T) {
 	if string(de2.Pace.NonFinancialPledged) != "1000.00" || !de2.Pace.Behind {
 		t.Fatalf("pace %+v", de2.Pace)
 	}
+	if !de2.Pace.Known {
+		t.Fatal("DE pledged: its pace is known")
+	}
+	// FR pledged nothing anyone reported: its pace is unknown, never "on pace".
+	for _, s := range b.States {
+		if s.State == "FR" && (s.Pace.Known || s.Pace.Behind) {
+			t.Fatalf("FR pace %+v", s.Pace)
+		}
+	}
 	ob := string(*de2.Obligation)
 	if de2.Outstanding == nil || fmt.Sprint(*de2.Outstanding) == ob {
 		t.Fatalf("outstanding %v obligation %s", de2.Outstanding, ob)
