@@ -39,6 +39,9 @@ The ledger (a SQLite file by default, or PostgreSQL with --db postgres://...):
   user, token
             add users and API tokens to a local database
 
+Case flow:
+  responsibility  which Member State is responsible for an application, and why
+
 Run 'solidarity <command> --help' for the flags of a command.
 `
 
@@ -61,6 +64,8 @@ var commands = map[string]command{
 	"deduction": writeCommand("deduction"),
 	"offset":    writeCommand("offset"),
 	"deliver":   writeCommand("deliver"),
+
+	"responsibility": runResponsibility,
 }
 
 func writeCommand(name string) command {

@@ -20,7 +20,7 @@ func run(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestHelpOnEveryCommand(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"pool", "--help"}, {"key", "--help"}, {"data", "--help"}, {"data", "import", "--help"}, {"cycles", "--help"}, {"serve", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"pool", "--help"}, {"key", "--help"}, {"data", "--help"}, {"data", "import", "--help"}, {"cycles", "--help"}, {"serve", "--help"}, {"responsibility", "--help"}, {"ledger", "--help"}, {"pledge", "--help"}} {
 		code, out, _ := run(t, args...)
 		if code != 0 || !strings.Contains(out, "Usage") {
 			t.Errorf("%v: exit %d, output %.80q", args, code, out)
@@ -237,5 +237,17 @@ func TestRemoteCLI(t *testing.T) {
 	// A bad token is refused.
 	if code, _, _ := run(t, "balances", "--server", server, "--token", "nope", "--cycle", "2026"); code != 2 {
 		t.Fatalf("bad token: exit %d", code)
+	}
+}
+
+func TestResponsibility(t *testing.T) {
+	code, out, errs := run(t, "responsibility", filepath.Join("..", "..", "rules", "testdata", "sar-italy.json"))
+	if code != 0 || !strings.Contains(out, "IT") || !strings.Contains(out, "33") {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`{"application":{"state":"IT","date":"2026-08-23T00:00:00Z"},"shoe":1}`), 0o644)
+	if code, _, errs := run(t, "responsibility", bad); code != 2 || !strings.Contains(errs, "bad.json") || !strings.Contains(errs, "shoe") {
+		t.Fatalf("bad input: exit %d %s", code, errs)
 	}
 }
