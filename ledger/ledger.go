@@ -209,3 +209,28 @@ func SameEntry(stored, e *solidarity.Entry) bool {
 		stored.Ref == e.Ref && stored.Actor == e.Actor && stored.LegalBasis == e.LegalBasis &&
 		bytes.Equal(stored.Payload, e.Payload)
 }
+
+// Paged streams entries in sequence order from a store that reads them a page at a
+// time: fetch returns up to size entries after a sequence number. Both stores' All use
+// it, so neither holds the whole ledger in memory nor a read open between pages.
+func Paged(size int, fetch func(after int64, size int) ([]*solidarity.Entry, error)) iter.Seq2[*solidarity.Entry, error] {
+	return func(yield func(*solidarity.Entry, error) bool) {
+		var after int64
+		for {
+			page, err := fetch(after, size)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for _, e := range page {
+				if !yield(e, nil) {
+					return
+				}
+			}
+			if len(page) < size {
+				return
+			}
+			after = page[len(page)-1].Seq
+		}
+	}
+}

@@ -2,6 +2,7 @@ package ledger_test
 
 import (
 	"encoding/json"
+	"errors"
 	"iter"
 	"testing"
 	"time"
@@ -133,5 +134,45 @@ func TestDeltaAndSum(t *testing.T) {
 	}
 	if _, _, err := ledger.Delta(&solidarity.Entry{Type: solidarity.PaymentMade, Payload: json.RawMessage(`{`)}); err == nil {
 		t.Error("a broken payload was accepted")
+	}
+}
+
+func TestPaged(t *testing.T) {
+	all := make([]*solidarity.Entry, 7)
+	for i := range all {
+		all[i] = &solidarity.Entry{Seq: int64(i + 1)}
+	}
+	calls := 0
+	fetch := func(after int64, size int) ([]*solidarity.Entry, error) {
+		calls++
+		return all[min(int(after), len(all)):min(int(after)+size, len(all))], nil
+	}
+	var got []int64
+	for e, err := range ledger.Paged(3, fetch) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e.Seq)
+	}
+	if len(got) != 7 || got[6] != 7 || calls != 3 {
+		t.Fatalf("got %v in %d calls", got, calls)
+	}
+	// Stopping early fetches no further page; an error ends the stream.
+	calls = 0
+	for range ledger.Paged(3, fetch) {
+		break
+	}
+	if calls != 1 {
+		t.Fatalf("%d fetches after an early stop", calls)
+	}
+	n := 0
+	for _, err := range ledger.Paged(3, func(int64, int) ([]*solidarity.Entry, error) { return nil, errors.New("db down") }) {
+		if err == nil {
+			t.Fatal("no error")
+		}
+		n++
+	}
+	if n != 1 {
+		t.Fatalf("%d items after an error", n)
 	}
 }

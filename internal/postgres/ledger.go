@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"solidarity"
+	"solidarity/ledger"
 )
 
 // queryer is what the pool offers, for the reads outside the writer.
@@ -75,26 +76,9 @@ func (s *Store) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*solid
 // All implements solidarity.Store. It reads allBatch entries per query, so it holds
 // neither the whole ledger in memory nor a connection between batches.
 func (s *Store) All(ctx context.Context) iter.Seq2[*solidarity.Entry, error] {
-	return func(yield func(*solidarity.Entry, error) bool) {
-		var after int64
-		for {
-			batch, err := queryEntries(ctx, s.pool,
-				`SELECT `+entryColumns+` FROM entries WHERE seq > $1 ORDER BY seq LIMIT $2`, after, allBatch)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			for _, e := range batch {
-				if !yield(e, nil) {
-					return
-				}
-			}
-			if len(batch) < allBatch {
-				return
-			}
-			after = batch[len(batch)-1].Seq
-		}
-	}
+	return ledger.Paged(allBatch, func(after int64, size int) ([]*solidarity.Entry, error) {
+		return queryEntries(ctx, s.pool, `SELECT `+entryColumns+` FROM entries WHERE seq > $1 ORDER BY seq LIMIT $2`, after, size)
+	})
 }
 
 // Head implements solidarity.Store.
