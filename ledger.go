@@ -111,4 +111,8 @@ type DeliveryPayload struct {
 	EURCents     Cents  `json:"eur_cents,omitempty"`
 	OverDelivery bool   `json:"over_delivery,omitempty"`
 	Reference    string `json:"reference,omitempty"` // transfer or payment reference
+	// Transfer is set when the delivery is a relocation transfer recorded by the case
+	// flow (Art. 68): the entry is then also the cases' transition, so the delivery
+	// and the cases' move land together.
+	Transfer *CaseEventPayload `json:"transfer,omitempty"`
 }

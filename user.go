@@ -53,6 +53,16 @@ const (
 	ReplyOffset     Action = "write.offset.reply"
 	WriteDelivery   Action = "write.delivery"
 	ManageUsers     Action = "admin.users"
+
+	// The case flow (issue 4). An officer's "own state" for a case is its benefitting
+	// state, or its state of relocation once the person is allocated there.
+	ReadCases      Action = "read.cases"        // pseudonymous cases: states, deadlines, counts
+	ReadPersonal   Action = "read.personal"     // a person's record (every read is logged)
+	WriteArrival   Action = "write.arrival"     // register a disembarkation and its people
+	WriteCaseEvent Action = "write.case"        // record a legal event on a case
+	AssignCase     Action = "write.case.assign" // allocate relocation candidates to a pledging state
+	EraseCases     Action = "admin.erase"       // apply the retention rule
+	ReadAccessLog  Action = "read.access"       // who read which personal record
 )
 
 // Scope limits a permission.
@@ -74,14 +84,19 @@ var Permissions = map[Role]map[Action]Scope{
 		WriteCycle: AnyState, WriteStatus: AnyState, WritePledge: AnyState, RequestDeduct: AnyState,
 		AssessDeduct: AnyState, DecideDeduct: AnyState, RequestOffset: AnyState, ReplyOffset: AnyState,
 		WriteDelivery: AnyState, ManageUsers: AnyState,
+		ReadCases: AnyState, ReadPersonal: AnyState, WriteArrival: AnyState, WriteCaseEvent: AnyState,
+		AssignCase: AnyState, EraseCases: AnyState, ReadAccessLog: AnyState,
 	},
 	Officer: {
 		ReadPublished: AnyState, ReadStateDetail: OwnState,
 		WritePledge: OwnState, RequestDeduct: OwnState, RequestOffset: OwnState, ReplyOffset: OwnState,
 		WriteDelivery: OwnState,
+		ReadCases:     OwnState, ReadPersonal: OwnState, WriteArrival: OwnState, WriteCaseEvent: OwnState,
 	},
+	// Auditors see the flow pseudonymously and who read what, never a person.
 	Auditor: {
 		ReadPublished: AnyState, ReadStateDetail: AnyState, ReadLedger: AnyState, VerifyLedger: AnyState,
+		ReadCases: AnyState, ReadAccessLog: AnyState,
 	},
 	Public: {
 		ReadPublished: AnyState,

@@ -18,6 +18,7 @@ import (
 
 	"solidarity"
 	"solidarity/internal/app"
+	"solidarity/internal/keyring"
 	"solidarity/internal/pgtest"
 	"solidarity/ledger"
 )
@@ -64,7 +65,7 @@ func startServer(t *testing.T, bin, dsn string) *server {
 	t.Helper()
 	addrFile := filepath.Join(t.TempDir(), "addr")
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", dsn, "--demo=false", "--log", "json")
-	cmd.Env = append(os.Environ(), "SOLIDARITY_ADDR_FILE="+addrFile)
+	cmd.Env = append(os.Environ(), "SOLIDARITY_ADDR_FILE="+addrFile, "SOLIDARITY_KEYS="+keyring.NewKey(1))
 	logs := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {

@@ -41,6 +41,11 @@ The ledger (a SQLite file by default, or PostgreSQL with --db postgres://...):
 
 Case flow:
   responsibility  which Member State is responsible for an application, and why
+  arrival import  register a disembarkation and its people from a ship's list
+  cases, case     the cases (pseudonymous), one case's flow, deadlines and person
+  event, allocate record a legal event; allocate a family for relocation
+  deadlines       time limits overdue or due soon; --apply their consequences
+  erase           apply the retention rule to closed cases' personal records
 
 Run 'solidarity <command> --help' for the flags of a command.
 `
@@ -66,6 +71,13 @@ var commands = map[string]command{
 	"deliver":   writeCommand("deliver"),
 
 	"responsibility": runResponsibility,
+	"arrival":        runCaseCommand("arrival"),
+	"cases":          runCaseCommand("cases"),
+	"case":           runCaseCommand("case"),
+	"event":          runCaseCommand("event"),
+	"allocate":       runCaseCommand("allocate"),
+	"deadlines":      runCaseCommand("deadlines"),
+	"erase":          runCaseCommand("erase"),
 }
 
 func writeCommand(name string) command {

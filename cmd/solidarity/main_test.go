@@ -199,7 +199,7 @@ func TestRemoteCLI(t *testing.T) {
 	}()
 	defer func() { cancel(); <-done }()
 	var addr string
-	for range 500 {
+	for range 3000 { // a loaded CI machine can take a while to start it
 		if b, err := os.ReadFile(addrFile); err == nil && len(b) > 0 {
 			addr = string(b)
 			break

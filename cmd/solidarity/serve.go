@@ -26,7 +26,12 @@ deliveries and pace, the ledger view, the JSON API under /api/v1, the OpenAPI do
 --db is a SQLite file (default $SOLIDARITY_DB or ./solidarity.db, created on first use)
 or a postgres:// URL. A new ledger is seeded with the shipped cycles; with --demo (the
 default) a database without users also gets one user per role, whose passwords are
-printed once on standard output.
+printed once on standard output, and the Diciotti demonstration (Catania, August 2018,
+replayed under today's rules with generated people: /arrivals once logged in).
+
+Personal records are encrypted with the keys in $SOLIDARITY_KEYS_FILE (or
+$SOLIDARITY_KEYS); a SQLite database without them gets a key file beside it (DB.keys),
+a PostgreSQL database refuses to start.
 `
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -66,6 +71,24 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stdout, "Demonstration users (shown once; log in at /login):")
 		for _, c := range creds {
 			fmt.Fprintf(stdout, "  %-12s %-11s %-3s password %s\n", c.Name, c.Role, c.State, c.Password)
+		}
+	}
+	keys, created, err := app.Keys(app.DSN(*dsn))
+	if err != nil {
+		return err
+	}
+	if created != "" {
+		logger.Warn("created an encryption key for personal records beside the database; back it up, or set SOLIDARITY_KEYS_FILE", slog.String("file", created))
+	}
+	cases, err := app.Cases(svc, keys)
+	if err != nil {
+		return err
+	}
+	if *demo {
+		// The Diciotti replay (internal/scenario): idempotent, so every start
+		// finishes what an interrupted one began and otherwise changes nothing.
+		if err := app.SeedDiciotti(ctx, svc, cases); err != nil {
+			return fmt.Errorf("seeding the Diciotti demo: %w", err)
 		}
 	}
 	// The server serves shipped reference data only: a request must never reach files

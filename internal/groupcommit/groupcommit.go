@@ -17,6 +17,7 @@
 package groupcommit
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -41,6 +42,10 @@ type Request struct {
 	Entry       *solidarity.Entry
 	Fingerprint string // ledger.Fingerprint of Entry as passed, for the idempotency key
 	Check       func(solidarity.View) error
+	// Cases is what the append changes in the case tables (CaseStore.AppendCase), or
+	// nil for a plain append. Like Entry it is the caller's, and check may fill it in:
+	// a store reads it through CaseWrite, once check has returned.
+	Cases *solidarity.CaseWrite
 
 	// mu is held by the writer from taking the request until its append is done (or
 	// undone) inside the batch transaction, so a caller that gives up either takes its
@@ -139,6 +144,52 @@ func (r *Request) RunCheck(v solidarity.View) (err error) {
 }
 
 var errCheckPanicked = errors.New("check panicked")
+
+// CaseWrite returns a copy of r.Cases as check left it (nil for a plain append), for
+// the store to apply after the entry. It is a copy because a store may send its
+// statements after the writer has let go of r (PostgreSQL pipelines an append's writes
+// with the next query), by which time a caller that gave up may be using its records
+// again. A write that names no ID, or names a case twice (whose outcome would depend on
+// the order of the statements), is EINVALID.
+func (r *Request) CaseWrite() (*solidarity.CaseWrite, error) {
+	w := r.Cases
+	if w == nil {
+		return nil, nil
+	}
+	c := &solidarity.CaseWrite{}
+	if w.Arrival != nil {
+		if w.Arrival.ID == "" {
+			return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "arrival.id", Message: "arrival ID is required"}
+		}
+		a := *w.Arrival
+		c.Arrival = &a
+	}
+	seen := make(map[solidarity.CaseID]bool, len(w.Insert)+len(w.Update))
+	clone := func(recs []*solidarity.CaseRecord) ([]*solidarity.CaseRecord, error) {
+		out := make([]*solidarity.CaseRecord, 0, len(recs))
+		for _, rec := range recs {
+			switch {
+			case rec == nil || rec.ID == "":
+				return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "case.id", Message: "case ID is required"}
+			case seen[rec.ID]:
+				return nil, solidarity.Errorf(solidarity.EINVALID, "case %s is written twice in one append", rec.ID)
+			}
+			seen[rec.ID] = true
+			x := *rec
+			x.Flow = bytes.Clone(rec.Flow)
+			out = append(out, &x)
+		}
+		return out, nil
+	}
+	var err error
+	if c.Insert, err = clone(w.Insert); err != nil {
+		return nil, err
+	}
+	if c.Update, err = clone(w.Update); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
 
 // Retries reports whether r retries the request that first used its key, whose entry
 // stored was kept with the fingerprint storedFP: the fingerprints match. Entries
@@ -328,14 +379,37 @@ func (w *Writer) Stop() {
 // may still commit: a retry under the same idempotency key then replays it. A panic of
 // check is raised again here, in the caller's goroutine.
 func (w *Writer) Append(ctx context.Context, key string, e *solidarity.Entry, check func(solidarity.View) error) (*solidarity.Entry, bool, error) {
+	return w.AppendCase(ctx, key, e, nil, check)
+}
+
+// AppendCase is Append with the case writes cw (nil: none), which the store applies in
+// the append's savepoint after the entry (solidarity.CaseStore.AppendCase). A replay
+// applies nothing.
+//
+// The records of cw get their new Version here, once the batch has committed and the
+// append is answered without error: an inserted case's becomes 1 and an updated case's
+// goes up by one. Setting them in the transaction instead would leave them wrong when
+// a later statement of the batch, or its commit, fails. A caller that gave up is told
+// nothing, its records are left alone, and a retry under the same key replays.
+func (w *Writer) AppendCase(ctx context.Context, key string, e *solidarity.Entry, cw *solidarity.CaseWrite, check func(solidarity.View) error) (*solidarity.Entry, bool, error) {
 	if err := ledger.CheckEntry(e); err != nil {
 		return nil, false, err
 	}
-	out, replayed, err := w.submit(NewRequest(ctx, key, e, check))
+	r := NewRequest(ctx, key, e, check)
+	r.Cases = cw
+	out, replayed, err := w.submit(r)
 	if err != nil || replayed {
 		return out, replayed, err
 	}
 	*e = *out
+	if cw != nil {
+		for _, rec := range cw.Insert {
+			rec.Version = 1
+		}
+		for _, rec := range cw.Update {
+			rec.Version++
+		}
+	}
 	return e, false, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -42,6 +43,13 @@ const batchTimeout = time.Minute
 // again with the statement that was waiting. Those appends' checks read nothing (else
 // their writes would have gone out before), so they need not run again; idempotency
 // keys are only decided against appends already sent.
+//
+// An append with case writes (AppendCase) is decided the same way: before it is
+// sealed, one query (in the pipeline with the pending writes ahead of it, so it sees
+// them) reads the stored versions of its cases and whether its arrivals exist, and
+// refuses it as the UPDATE ... WHERE version = $n would have (checkCases). Its writes
+// then wait in pending like any other. The reading and the writing cannot disagree:
+// only the writer holding the head row's lock writes cases.
 type batch struct {
 	ctx  context.Context
 	tx   pgx.Tx
@@ -60,34 +68,58 @@ type batch struct {
 type pendingAppend struct {
 	r     *groupcommit.Request
 	c     *solidarity.Entry
-	delta *solidarity.Totals // nil for entries that are not deliveries
+	delta *solidarity.Totals    // nil for entries that are not deliveries
+	cases *solidarity.CaseWrite // nil for a plain append
+	// writes says, for each statement statements queued, what its results mean.
+	writes []write
 }
 
-// statements queues the writes of p, and says how many they are.
-func (p *pendingAppend) statements(b *pgx.Batch) int {
+// write is what a statement of a pending append may come to.
+type write struct {
+	// fail is the answer of the append when the statement fails.
+	fail func(error) error
+	// rows is the number of rows the statement must affect, or -1 for any.
+	rows int64
+}
+
+// failInternal is the answer of an append whose statement failed unexpectedly.
+func failInternal(err error) error { return internal("append", err) }
+
+// statements queues the writes of p and records in p.writes what each may come to.
+func (p *pendingAppend) statements(b *pgx.Batch) {
+	p.writes = p.writes[:0]
+	queue := func(fail func(error) error, rows int64, sql string, args ...any) {
+		b.Queue(sql, args...)
+		p.writes = append(p.writes, write{fail: fail, rows: rows})
+	}
 	c := p.c
 	var key, fp *string
 	if p.r.Key != "" {
 		key, fp = &p.r.Key, &p.r.Fingerprint
 	}
-	b.Queue(`INSERT INTO entries (`+entryColumns+`, idem_key, idem_fp)
+	queue(func(err error) error {
+		if pgCode(err) == uniqueViolation {
+			return solidarity.Errorf(solidarity.ECONFLICT, "idempotency key already used")
+		}
+		return failInternal(err)
+	}, -1, `INSERT INTO entries (`+entryColumns+`, idem_key, idem_fp)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
 		c.Seq, c.Cycle, string(c.Type), string(c.State), c.Ref, c.Actor, c.At,
 		c.LegalBasis, []byte(c.Payload), c.PrevHash, c.Hash, key, fp)
-	n := 1
 	if d := p.delta; d != nil {
-		b.Queue(`INSERT INTO totals AS t (cycle, state, relocations, payments, alternative)
+		queue(failInternal, -1, `INSERT INTO totals AS t (cycle, state, relocations, payments, alternative)
 			VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (cycle, state) DO UPDATE SET
 				relocations = t.relocations + excluded.relocations,
 				payments    = t.payments + excluded.payments,
 				alternative = t.alternative + excluded.alternative`,
 			d.Cycle, string(d.State), d.Relocations, int64(d.Payments), int64(d.Alternative))
-		n++
 	}
-	b.Queue(`RELEASE SAVEPOINT append`)
-	b.Queue(`SAVEPOINT append`)
-	return n + 2
+	if w := p.cases; w != nil {
+		caseStatements(w, queue)
+	}
+	queue(failInternal, -1, `RELEASE SAVEPOINT append`)
+	queue(failInternal, -1, `SAVEPOINT append`)
 }
 
 // begin opens the batch transaction: it locks the head row, which serialises the
@@ -188,6 +220,17 @@ func (b *batch) append(r *groupcommit.Request) {
 			return
 		}
 	}
+	cw, err := r.CaseWrite() // as check left it
+	if err == nil && cw != nil {
+		err = b.checkCases(cw)
+	}
+	if b.fatal != nil {
+		return
+	}
+	if err != nil {
+		r.Answer(nil, false, err)
+		return
+	}
 
 	c := *r.Entry // as check left it
 	c.Payload = bytes.Clone(c.Payload)
@@ -198,7 +241,7 @@ func (b *batch) append(r *groupcommit.Request) {
 		r.Answer(nil, false, solidarity.Errorf(solidarity.EINVALID, "%v", err))
 		return
 	}
-	p := &pendingAppend{r: r, c: &c}
+	p := &pendingAppend{r: r, c: &c, cases: cw}
 	if isDelivery {
 		p.delta = &d
 	}
@@ -230,9 +273,8 @@ func (b *batch) setFatal(err error) {
 // (b.fatal).
 func (b *batch) flush(extra func(*pgx.Batch)) pgx.BatchResults {
 	pb := &pgx.Batch{}
-	counts := make([]int, len(b.pending))
-	for i, p := range b.pending {
-		counts[i] = p.statements(pb)
+	for _, p := range b.pending {
+		p.statements(pb)
 	}
 	if extra != nil {
 		extra(pb)
@@ -244,10 +286,20 @@ func (b *batch) flush(extra func(*pgx.Batch)) pgx.BatchResults {
 	pending := b.pending
 	b.pending = nil
 	for i, p := range pending {
-		for range counts[i] {
-			if _, err := br.Exec(); err != nil {
+		for _, w := range p.writes {
+			tag, err := br.Exec()
+			if err != nil {
 				br.Close()
-				b.undo(pending[i:], err)
+				b.undo(pending[i:], w.fail(err))
+				return nil
+			}
+			if w.rows >= 0 && tag.RowsAffected() != w.rows {
+				// checkCases read otherwise, so something wrote cases without the
+				// head row's lock. The statements after this one have run (RELEASE
+				// included): the append cannot be undone alone. Fail the batch.
+				br.Close()
+				b.setFatal(fmt.Errorf("a case write of entry %d affected %d rows, not %d: cases were written outside the writer",
+					p.c.Seq, tag.RowsAffected(), w.rows))
 				return nil
 			}
 		}
@@ -264,20 +316,16 @@ func (b *batch) flush(extra func(*pgx.Batch)) pgx.BatchResults {
 	return br
 }
 
-// undo handles the failure (err) of the first of pending's writes: it rolls back to
-// that append's savepoint, answers it with the error, and seals the appends after it
-// onto the head before it, back in pending.
-func (b *batch) undo(pending []*pendingAppend, err error) {
+// undo handles the failure of the first of pending's writes: it rolls back to that
+// append's savepoint, answers it with answer (what the failed statement means), and
+// seals the appends after it onto the head before it, back in pending.
+func (b *batch) undo(pending []*pendingAppend, answer error) {
 	if _, rerr := b.tx.Exec(b.ctx, `ROLLBACK TO SAVEPOINT append`); rerr != nil {
 		b.setFatal(rerr)
 		return
 	}
 	failed := pending[0]
-	if pgCode(err) == uniqueViolation {
-		failed.r.Answer(nil, false, solidarity.Errorf(solidarity.ECONFLICT, "idempotency key already used"))
-	} else {
-		failed.r.Answer(nil, false, internal("append", err))
-	}
+	failed.r.Answer(nil, false, answer)
 	b.seq, b.hash = failed.c.Seq-1, failed.c.PrevHash
 	for _, p := range pending[1:] {
 		p.c.Seq = b.seq + 1

@@ -133,8 +133,9 @@ func appendOne(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int6
 }
 
 // try is one append inside "SAVEPOINT append": the idempotency lookup, the check, the
-// sealing onto the chain and the writes. Whatever it returns other than wrote=true is
-// undone by the caller.
+// sealing onto the chain and the writes (the entry, the totals, the case writes of
+// AppendCase). Whatever it returns other than wrote=true is undone by the caller: a
+// refused case write takes its entry with it.
 func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, prevHash string) (out *solidarity.Entry, replayed, wrote bool, err error) {
 	if r.Key != "" {
 		var fp sql.NullString
@@ -155,6 +156,10 @@ func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, pre
 		if err := r.RunCheck(txView{tx: tx, ctx: ctx}); err != nil {
 			return nil, false, false, err
 		}
+	}
+	cw, err := r.CaseWrite() // as check left it
+	if err != nil {
+		return nil, false, false, err
 	}
 
 	c := *r.Entry // as check left it
@@ -187,6 +192,11 @@ func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, pre
 				alternative = alternative + excluded.alternative`,
 			d.Cycle, string(d.State), d.Relocations, int64(d.Payments), int64(d.Alternative)); err != nil {
 			return nil, false, false, internal("append", err)
+		}
+	}
+	if cw != nil {
+		if err := applyCases(ctx, tx, cw); err != nil {
+			return nil, false, false, err
 		}
 	}
 	return &c, false, true, nil

@@ -1,0 +1,328 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"solidarity"
+	"solidarity/arrival"
+	"solidarity/cases"
+	"solidarity/internal/app"
+	"solidarity/internal/casesvc"
+)
+
+const casesHelp = `Usage: solidarity arrival import FILE [--key KEY]      register a ship's list (CSV or JSON)
+       solidarity cases [--arrival ID] [--format table|json]
+       solidarity case ID [--person] [--determine]
+       solidarity event CASE EVENT [--at TIME] [--target STATE] [--family] [--note TEXT]
+       solidarity allocate CASE STATE
+       solidarity deadlines [--within 168h] [--state XX] [--apply] [--format table|json]
+       solidarity erase [--after DURATION]
+
+The case flow on a local database (--db, default $SOLIDARITY_DB or solidarity.db; --as
+USER acts as that user, default the system actor). Personal records are sealed with the
+keys of $SOLIDARITY_KEYS_FILE or $SOLIDARITY_KEYS (a SQLite database without them uses
+DB.keys beside it). Reading a person (--person, --determine) is recorded in the access
+log. 'solidarity deadlines' also works on a server (--server URL --token T).
+
+  arrival import  one disembarkation and its people: every row is checked first; a bad
+                  row is reported with its line and field and nothing is registered
+  event           a legal event (see the transition table: the error lists the events
+                  the case's state allows); TIME is RFC 3339 or YYYY-MM-DD
+  allocate        (coordinator) allocate a relocation candidate's family to a state
+                  with relocation places left in its pledge
+  deadlines       the time limits overdue or ending within --within; --apply records
+                  the consequences the law attaches to missed limits
+  erase           erase the personal records of cases closed longer ago than --after
+                  (default 10 years: 87600h); the ledger keeps case IDs and counts
+`
+
+func runCaseCommand(name string) command {
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		return runCases(ctx, name, args, stdout, stderr)
+	}
+}
+
+func runCases(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
+	var t target
+	fs := newFlags(name, casesHelp, stdout, stderr)
+	t.flags(fs)
+	arrivalID := fs.String("arrival", "", "list the cases of this arrival `ID`")
+	format := fs.String("format", "table", "output `format`: table or json")
+	person := fs.Bool("person", false, "show the personal record (the read is logged)")
+	determine := fs.Bool("determine", false, "run the responsibility determination (reads the person)")
+	at := fs.String("at", "", "when the event happened: RFC 3339 or YYYY-MM-DD (default now)")
+	targetState := fs.String("target", "", "the Member State a request is sent to")
+	family := fs.Bool("family", false, "apply the event to the whole family")
+	note := fs.String("note", "", "a note on the event")
+	within := fs.Duration("within", 7*24*time.Hour, "deadline horizon")
+	state := fs.String("state", "", "deadlines of this Member State only")
+	apply := fs.Bool("apply", false, "apply the consequences of missed time limits")
+	after := fs.Duration("after", 0, "retention after a case closed (default 87600h)")
+	key := fs.String("key", "", "idempotency `key` (a retry with the same key registers nothing twice)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if *format != "table" && *format != "json" {
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--format", Message: "want table or json"}
+	}
+	if name == "deadlines" && t.remote() {
+		if *apply {
+			var out []casesvc.Consequence
+			if _, err := t.call(ctx, "POST", "/api/v1/deadlines/apply", struct{}{}, "", &out); err != nil {
+				return err
+			}
+			return printConsequences(stdout, out, *format)
+		}
+		var rows []casesvc.DueRow
+		q := "/api/v1/deadlines?within=" + within.String()
+		if *state != "" {
+			q += "&state=" + *state
+		}
+		if _, err := t.call(ctx, "GET", q, nil, "", &rows); err != nil {
+			return err
+		}
+		return printDeadlines(stdout, rows, time.Now(), *format)
+	}
+	if t.remote() {
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--server", Message: name + " works on a local database only (use the API)"}
+	}
+	ledgerSvc, uctx, done, err := t.local(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	keys, _, err := app.Keys(app.DSN(t.db))
+	if err != nil {
+		return err
+	}
+	svc, err := app.Cases(ledgerSvc, keys)
+	if err != nil {
+		return err
+	}
+	want := func(n int, what string) error {
+		if len(pos) != n {
+			return &solidarity.Error{Code: solidarity.EINVALID, Message: fmt.Sprintf("%s: want %s", name, what)}
+		}
+		return nil
+	}
+	switch name {
+	case "arrival":
+		if err := want(2, "import FILE"); err != nil {
+			return err
+		}
+		if pos[0] != "import" {
+			return &solidarity.Error{Code: solidarity.EINVALID, Message: fmt.Sprintf("unknown arrival command %q", pos[0])}
+		}
+		f, err := os.Open(pos[1])
+		if err != nil {
+			return &solidarity.Error{Code: solidarity.EINVALID, File: pos[1], Message: "cannot read the file"}
+		}
+		defer f.Close()
+		l, err := arrival.ParseList(pos[1], f)
+		if err != nil {
+			return err
+		}
+		r, err := svc.Register(uctx, l, *key)
+		if err != nil {
+			return err
+		}
+		what := "registered"
+		if r.Replayed {
+			what = "already registered (same key)"
+		}
+		fmt.Fprintf(stdout, "%s arrival %s: %d persons in %d families (%d unaccompanied minors), ledger entry %d\n",
+			what, r.Arrival.ID, r.Arrival.Persons, r.Arrival.Families, r.Arrival.Minors, r.Entry.Seq)
+		return nil
+	case "cases":
+		if err := want(0, "no arguments"); err != nil {
+			return err
+		}
+		f := solidarity.CaseFilter{Limit: 10000}
+		if *arrivalID != "" {
+			id := solidarity.ArrivalID(*arrivalID)
+			f.Arrival = &id
+		}
+		recs, err := svc.Cases(uctx, f)
+		if err != nil {
+			return err
+		}
+		if *format == "json" {
+			return json.NewEncoder(stdout).Encode(recs)
+		}
+		w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "CASE\tFAMILY\tARRIVAL\tSTATE\tRESPONSIBLE\tALLOCATED\tNEXT DUE")
+		for _, r := range recs {
+			due := ""
+			if !r.NextDue.IsZero() {
+				due = r.NextDue.Format(time.DateOnly)
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Family, r.Arrival, r.State, r.Responsible, r.Allocated, due)
+		}
+		return w.Flush()
+	case "case":
+		if err := want(1, "a case ID"); err != nil {
+			return err
+		}
+		id := solidarity.CaseID(pos[0])
+		v, err := svc.Case(uctx, id)
+		if err != nil {
+			return err
+		}
+		out := map[string]any{"case": v}
+		if *person {
+			p, err := svc.Person(uctx, id, "cli")
+			if err != nil {
+				return err
+			}
+			out["person"] = p
+		}
+		if *determine {
+			d, err := svc.Determine(uctx, id)
+			if err != nil {
+				return err
+			}
+			if *format == "table" {
+				fmt.Fprintln(stdout, d.Explanation)
+			}
+			out["determination"] = d
+		}
+		if *format == "json" || !*determine {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(out)
+		}
+		return nil
+	case "event":
+		if err := want(2, "CASE EVENT"); err != nil {
+			return err
+		}
+		req := casesvc.EventRequest{Case: solidarity.CaseID(pos[0]), Event: cases.Event(pos[1]),
+			Target: solidarity.MemberState(strings.ToUpper(*targetState)), Family: *family, Note: *note}
+		if *at != "" {
+			if req.At, err = parseWhen(*at); err != nil {
+				return err
+			}
+		}
+		a, err := svc.Apply(uctx, req, *key)
+		if err != nil {
+			return err
+		}
+		for _, c := range a.Cases {
+			fmt.Fprintf(stdout, "case %s: %s (ledger entry %d)\n", c.ID, c.State, a.Entry.Seq)
+		}
+		return nil
+	case "allocate":
+		if err := want(2, "CASE STATE"); err != nil {
+			return err
+		}
+		a, err := svc.Assign(uctx, solidarity.CaseID(pos[0]), solidarity.MemberState(strings.ToUpper(pos[1])), *key)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "allocated %d case(s) of family %s to %s (ledger entry %d)\n", len(a.Cases), a.Cases[0].Family, a.Cases[0].Allocated, a.Entry.Seq)
+		return nil
+	case "deadlines":
+		if err := want(0, "no arguments"); err != nil {
+			return err
+		}
+		if *apply {
+			out, err := svc.ApplyMissed(uctx)
+			if err != nil {
+				return err
+			}
+			return printConsequences(stdout, out, *format)
+		}
+		var st *solidarity.MemberState
+		if *state != "" {
+			m := solidarity.MemberState(strings.ToUpper(*state))
+			st = &m
+		}
+		rows, err := svc.Deadlines(uctx, *within, st, 10000)
+		if err != nil {
+			return err
+		}
+		return printDeadlines(stdout, rows, svc.Now(), *format)
+	case "erase":
+		if err := want(0, "no arguments"); err != nil {
+			return err
+		}
+		r, err := svc.Erase(uctx, *after)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "erased the personal records of %d cases closed before %s (ledger entries %v)\n",
+			len(r.Cases), r.ClosedBefore.Format(time.DateOnly), r.Entries)
+		return nil
+	}
+	return &solidarity.Error{Code: solidarity.EINVALID, Message: "unknown command " + name}
+}
+
+func parseWhen(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t.Add(12 * time.Hour), nil // midday: a date is not a moment
+	}
+	return time.Time{}, &solidarity.Error{Code: solidarity.EINVALID, Field: "--at", Message: "want RFC 3339 or YYYY-MM-DD"}
+}
+
+func printDeadlines(w io.Writer, rows []casesvc.DueRow, now time.Time, format string) error {
+	if format == "json" {
+		return json.NewEncoder(w).Encode(rows)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "DUE\tSTATUS\tCASE\tSTATE\tLIMIT\tARTICLE\tTAG")
+	for _, r := range rows {
+		status := "due soon"
+		if r.Overdue {
+			status = "OVERDUE"
+		}
+		tag := string(r.Due.Tag)
+		if r.Due.Tag == "R" {
+			tag += " (recalled, not read: verify)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Due.Due.Format(time.DateOnly), status, r.Case, r.State, r.Due.Title, r.Due.Article, tag)
+	}
+	fmt.Fprintf(tw, "%d time limits as of %s\n", len(rows), now.UTC().Format(time.RFC3339))
+	return tw.Flush()
+}
+
+func printConsequences(w io.Writer, out []casesvc.Consequence, format string) error {
+	if format == "json" {
+		return json.NewEncoder(w).Encode(out)
+	}
+	for _, c := range out {
+		ev := c.Event
+		if ev == "" {
+			ev = "-"
+		}
+		fmt.Fprintf(w, "case %s: %s missed (%s, due %s): %s → %s\n", c.Case, c.Limit, c.Article, c.Due.Format(time.DateOnly), ev, c.Outcome)
+	}
+	fmt.Fprintf(w, "%d consequences\n", len(out))
+	return nil
+}
+
+// parseArgs parses flags placed before, between or after the positional arguments.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parse(fs, args, true); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestCaseFlowCLI walks a ship's list through the case commands on a local SQLite
+// database: import, refusal of a bad list with nothing written, events, the deadline
+// view, a logged person read, and retention.
+func TestCaseFlowCLI(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "c.db")
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", "")
+
+	// A bad list: a birth date after the arrival, on line 8 of the file.
+	src, err := os.ReadFile("../../arrival/testdata/ship.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	bad := slicesClone(lines)
+	bad[7] = regexp.MustCompile(`\d{4}-\d\d-\d\d`).ReplaceAllString(bad[7], "2030-01-01")
+	badFile := filepath.Join(dir, "bad.csv")
+	os.WriteFile(badFile, []byte(strings.Join(bad, "\n")), 0o644)
+	code, _, errs := run(t, "arrival", "import", badFile, "--db", db)
+	if code == 0 || !strings.Contains(errs, "bad.csv:8: field \"birth_date\"") {
+		t.Fatalf("bad list: exit %d, %q", code, errs)
+	}
+	code, out, _ := run(t, "cases", "--db", db)
+	if code != 0 || strings.Count(out, "\n") != 1 {
+		t.Fatalf("a refused list left cases: exit %d\n%s", code, out)
+	}
+
+	code, out, errs = run(t, "arrival", "import", "../../arrival/testdata/ship.csv", "--db", db, "--key", "k1")
+	if code != 0 || !strings.Contains(out, "registered arrival") {
+		t.Fatalf("import: exit %d %s %s", code, out, errs)
+	}
+	// A retry with the same key registers nothing twice.
+	code, out, _ = run(t, "arrival", "import", "../../arrival/testdata/ship.csv", "--db", db, "--key", "k1")
+	if code != 0 || !strings.Contains(out, "already registered") {
+		t.Fatalf("retry: exit %d %s", code, out)
+	}
+	code, out, _ = run(t, "cases", "--db", db)
+	ids := regexp.MustCompile(`(?m)^(C-\w+)`).FindAllString(out, -1)
+	if code != 0 || len(ids) != 10 {
+		t.Fatalf("cases: exit %d, %d cases\n%s", code, len(ids), out)
+	}
+	id := ids[0]
+	// Not allowed in ARRIVED_SAR: refused, naming what is allowed.
+	code, _, errs = run(t, "event", id, "registered", "--db", db)
+	if code == 0 || !strings.Contains(errs, "screening-started") {
+		t.Fatalf("invalid transition: exit %d %q", code, errs)
+	}
+	for _, ev := range []string{"screening-started", "application-made"} {
+		if code, out, errs := run(t, "event", id, ev, "--db", db, "--at", "2024-09-15"); code != 0 {
+			t.Fatalf("%s: exit %d %s %s", ev, code, out, errs)
+		}
+	}
+	// The registration time limit (Art. 27 APR) ran out long ago.
+	code, out, _ = run(t, "deadlines", "--db", db)
+	if code != 0 || !strings.Contains(out, "OVERDUE") || !strings.Contains(out, id) {
+		t.Fatalf("deadlines: exit %d\n%s", code, out)
+	}
+	// A person read shows the record and is logged.
+	code, out, _ = run(t, "case", id, "--person", "--db", db)
+	if code != 0 || !strings.Contains(out, `"name"`) {
+		t.Fatalf("case --person: exit %d\n%s", code, out)
+	}
+	// Nothing is closed, so retention erases nothing.
+	code, out, _ = run(t, "erase", "--db", db)
+	if code != 0 || !strings.Contains(out, "erased the personal records of 0 cases") {
+		t.Fatalf("erase: exit %d %s", code, out)
+	}
+	code, out, _ = run(t, "ledger", "verify", "--db", db)
+	if code != 0 {
+		t.Fatalf("verify: exit %d %s", code, out)
+	}
+}
+
+func slicesClone(s []string) []string { return append([]string(nil), s...) }

@@ -1,0 +1,67 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"solidarity"
+	"solidarity/internal/casesvc"
+	"solidarity/internal/keyring"
+	"solidarity/internal/ledgersvc"
+)
+
+// Keys returns the keyring that seals personal records: from $SOLIDARITY_KEYS_FILE or
+// $SOLIDARITY_KEYS when set (internal/keyring.Load). Without them, an embedded SQLite
+// database keeps its key beside it in DB.keys (created on first use, mode 0600), so
+// the quickstart needs no setup; a PostgreSQL database refuses to start, because its
+// key must not live on the application host by accident. created reports a new file.
+func Keys(dsn string) (k *keyring.Keyring, created string, err error) {
+	if os.Getenv("SOLIDARITY_KEYS_FILE") != "" || os.Getenv("SOLIDARITY_KEYS") != "" {
+		k, err := keyring.Load()
+		return k, "", err
+	}
+	if IsPostgres(dsn) {
+		return nil, "", &solidarity.Error{Code: solidarity.EINVALID, Field: "SOLIDARITY_KEYS_FILE",
+			Message: "a PostgreSQL database needs its encryption key: set SOLIDARITY_KEYS_FILE to a file of ID:BASE64 lines ('solidarity keys new' makes one)"}
+	}
+	path := strings.TrimPrefix(dsn, "sqlite:") + ".keys"
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	switch {
+	case err == nil:
+		_, werr := fmt.Fprintln(f, keyring.NewKey(1))
+		if serr := f.Sync(); werr == nil {
+			werr = serr
+		}
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			os.Remove(path)
+			return nil, "", fmt.Errorf("writing the key file %s: %w", path, werr)
+		}
+		created = path
+	case !errors.Is(err, os.ErrExist):
+		return nil, "", &solidarity.Error{Code: solidarity.EINVALID, File: path, Message: "cannot create the key file"}
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, "", &solidarity.Error{Code: solidarity.EINVALID, File: path, Message: "cannot read the key file"}
+	}
+	defer fh.Close()
+	k, err = keyring.Parse(path, fh)
+	return k, created, err
+}
+
+// Cases returns the case-flow service on the ledger service's store, sealing with keys.
+func Cases(svc *ledgersvc.Service, keys *keyring.Keyring) (*casesvc.Service, error) {
+	st, ok := svc.Store.(casesvc.Store)
+	if !ok {
+		return nil, fmt.Errorf("app: store %T keeps no cases", svc.Store)
+	}
+	c := casesvc.New(st, keys)
+	c.Now = func() time.Time { return svc.Now() }
+	return c, nil
+}

@@ -1,0 +1,425 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"solidarity"
+)
+
+var _ solidarity.CaseStore = (*Store)(nil)
+
+// AppendCase implements solidarity.CaseStore: Append, with w applied in the append's
+// savepoint after the entry (applyCases), so that the entry and the case rows land
+// together or not at all. The records of w get their new Version when AppendCase
+// returns without error (groupcommit.Writer.AppendCase).
+func (s *Store) AppendCase(ctx context.Context, idemKey string, e *solidarity.Entry, w *solidarity.CaseWrite, check func(solidarity.View) error) (*solidarity.Entry, bool, error) {
+	return s.w.AppendCase(ctx, idemKey, e, w, check)
+}
+
+const (
+	arrivalColumns = `id, vessel, port, at, sar, benefitting, persons, families, minors, registered, actor`
+	caseColumns    = `id, arrival, family, benefitting, allocated, responsible, state, flow, next_due, personal, opened, closed, erased, version`
+	accessColumns  = `seq, at, actor, role, state, case_id, purpose`
+)
+
+// applyCases writes w in the batch transaction, inside the append's savepoint: any
+// error it returns undoes the entry too.
+func applyCases(ctx context.Context, tx *sql.Tx, w *solidarity.CaseWrite) error {
+	if a := w.Arrival; a != nil {
+		_, err := tx.ExecContext(ctx, `INSERT INTO arrivals (`+arrivalColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			string(a.ID), a.Vessel, a.Port, formatTime(a.At), a.SAR, string(a.Benefitting),
+			a.Persons, a.Families, a.Minors, formatTime(a.Registered), a.Actor)
+		if isUnique(err) {
+			return solidarity.Errorf(solidarity.ECONFLICT, "arrival %s already exists", a.ID)
+		} else if err != nil {
+			return internal("append case", err)
+		}
+	}
+	for _, c := range w.Insert {
+		_, err := tx.ExecContext(ctx, `INSERT INTO cases (`+caseColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+			string(c.ID), string(c.Arrival), string(c.Family), string(c.Benefitting),
+			string(c.Allocated), string(c.Responsible), c.State, flowBytes(c.Flow), nullTime(c.NextDue),
+			c.Personal, formatTime(c.Opened), nullTime(c.Closed), nullTime(c.Erased))
+		switch {
+		case isUnique(err):
+			return solidarity.Errorf(solidarity.ECONFLICT, "case %s already exists", c.ID)
+		case isForeignKey(err):
+			return solidarity.Errorf(solidarity.ENOTFOUND, "arrival %s of case %s not found", c.Arrival, c.ID)
+		case err != nil:
+			return internal("append case", err)
+		}
+	}
+	for _, c := range w.Update {
+		res, err := tx.ExecContext(ctx, `UPDATE cases SET allocated = ?, responsible = ?, state = ?,
+			flow = ?, next_due = ?, personal = ?, closed = ?, erased = ?, version = version + 1
+			WHERE id = ? AND version = ?`,
+			string(c.Allocated), string(c.Responsible), c.State, flowBytes(c.Flow), nullTime(c.NextDue),
+			c.Personal, nullTime(c.Closed), nullTime(c.Erased), string(c.ID), c.Version)
+		if err != nil {
+			return internal("append case", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return internal("append case", err)
+		}
+		if n == 1 {
+			continue
+		}
+		// Nothing updated: tell a case that is not there from one changed meanwhile.
+		var v int64
+		err = tx.QueryRowContext(ctx, `SELECT version FROM cases WHERE id = ?`, string(c.ID)).Scan(&v)
+		if errors.Is(err, sql.ErrNoRows) {
+			return solidarity.Errorf(solidarity.ENOTFOUND, "case %s not found", c.ID)
+		} else if err != nil {
+			return internal("append case", err)
+		}
+		return solidarity.Errorf(solidarity.ECONFLICT, "case %s changed since it was read (version %d)", c.ID, c.Version)
+	}
+	return nil
+}
+
+// flowBytes is the flow as a BLOB: never NULL (nil would bind as NULL), byte for byte.
+func flowBytes(flow []byte) []byte {
+	if flow == nil {
+		return []byte{}
+	}
+	return flow
+}
+
+// nullTime stores the zero time, "not set", as NULL.
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return formatTime(t)
+}
+
+// parseNullTime reads a nullable time column: NULL is the zero time.
+func parseNullTime(s sql.NullString) (time.Time, error) {
+	if !s.Valid {
+		return time.Time{}, nil
+	}
+	return parseTime(s.String)
+}
+
+// bound is t as the upper bound of "column < bound" on stored times. They have whole
+// microseconds (formatTime truncates), so a stored time is before t exactly when it is
+// before t rounded up to the next microsecond: truncating t instead would leave out a
+// time within t's last microsecond.
+func bound(t time.Time) string {
+	if tr := t.Truncate(time.Microsecond); !tr.Equal(t) {
+		t = tr.Add(time.Microsecond)
+	}
+	return formatTime(t)
+}
+
+// Arrival implements solidarity.CaseStore.
+func (s *Store) Arrival(ctx context.Context, id solidarity.ArrivalID) (*solidarity.Arrival, error) {
+	a, err := scanArrival(s.read.QueryRowContext(ctx, `SELECT `+arrivalColumns+` FROM arrivals WHERE id = ?`, string(id)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, solidarity.Errorf(solidarity.ENOTFOUND, "arrival %s not found", id)
+	} else if err != nil {
+		return nil, internal("arrival", err)
+	}
+	return a, nil
+}
+
+// Arrivals implements solidarity.CaseStore: latest first (by At, then ID).
+func (s *Store) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*solidarity.Arrival, error) {
+	limit, err := checkLimit(f.Limit, 100, 1000)
+	if err != nil {
+		return nil, err
+	}
+	query := `SELECT ` + arrivalColumns + ` FROM arrivals`
+	var args []any
+	if f.Benefitting != nil {
+		query += ` WHERE benefitting = ?`
+		args = append(args, string(*f.Benefitting))
+	}
+	rows, err := s.read.QueryContext(ctx, query+` ORDER BY at DESC, id DESC LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, internal("arrivals", err)
+	}
+	defer rows.Close()
+	var out []*solidarity.Arrival
+	for rows.Next() {
+		a, err := scanArrival(rows)
+		if err != nil {
+			return nil, internal("arrivals", err)
+		}
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("arrivals", err)
+	}
+	return out, nil
+}
+
+func scanArrival(row interface{ Scan(...any) error }) (*solidarity.Arrival, error) {
+	var a solidarity.Arrival
+	var id, benefitting, at, registered string
+	if err := row.Scan(&id, &a.Vessel, &a.Port, &at, &a.SAR, &benefitting, &a.Persons, &a.Families,
+		&a.Minors, &registered, &a.Actor); err != nil {
+		return nil, err
+	}
+	var err error
+	if a.At, err = parseTime(at); err != nil {
+		return nil, err
+	}
+	if a.Registered, err = parseTime(registered); err != nil {
+		return nil, err
+	}
+	a.ID, a.Benefitting = solidarity.ArrivalID(id), solidarity.MemberState(benefitting)
+	return &a, nil
+}
+
+// Case implements solidarity.CaseStore.
+func (s *Store) Case(ctx context.Context, id solidarity.CaseID) (*solidarity.CaseRecord, error) {
+	c, err := scanCase(s.read.QueryRowContext(ctx, `SELECT `+caseColumns+` FROM cases WHERE id = ?`, string(id)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, solidarity.Errorf(solidarity.ENOTFOUND, "case %s not found", id)
+	} else if err != nil {
+		return nil, internal("case", err)
+	}
+	return c, nil
+}
+
+// Cases implements solidarity.CaseStore. With DueBefore the cases come earliest due
+// first, from the partial index cases_next_due; otherwise in ID order. After pages in
+// ID order only, so it is EINVALID with DueBefore.
+func (s *Store) Cases(ctx context.Context, f solidarity.CaseFilter) ([]*solidarity.CaseRecord, error) {
+	limit, err := checkLimit(f.Limit, 1000, 10000)
+	if err != nil {
+		return nil, err
+	}
+	if f.DueBefore != nil && f.After != "" {
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "after",
+			Message: "after pages in ID order, not with due_before"}
+	}
+	where, args := caseWhere(f)
+	order := ` ORDER BY id`
+	if f.DueBefore != nil {
+		where = append(where, "next_due IS NOT NULL", "next_due < ?")
+		args = append(args, bound(*f.DueBefore))
+		order = ` ORDER BY next_due, id`
+	}
+	if f.After != "" {
+		where = append(where, "id > ?")
+		args = append(args, string(f.After))
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT `+caseColumns+` FROM cases`+whereClause(where)+order+` LIMIT ?`,
+		append(args, limit)...)
+	if err != nil {
+		return nil, internal("cases", err)
+	}
+	defer rows.Close()
+	var out []*solidarity.CaseRecord
+	for rows.Next() {
+		c, err := scanCase(rows)
+		if err != nil {
+			return nil, internal("cases", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("cases", err)
+	}
+	return out, nil
+}
+
+// CaseCounts implements solidarity.CaseStore.
+func (s *Store) CaseCounts(ctx context.Context, f solidarity.CaseFilter) (map[string]int, error) {
+	where, args := caseWhere(f)
+	rows, err := s.read.QueryContext(ctx, `SELECT state, count(*) FROM cases`+whereClause(where)+` GROUP BY state`, args...)
+	if err != nil {
+		return nil, internal("case counts", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var state string
+		var n int
+		if err := rows.Scan(&state, &n); err != nil {
+			return nil, internal("case counts", err)
+		}
+		out[state] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("case counts", err)
+	}
+	return out, nil
+}
+
+// caseWhere returns the conditions of f that select cases (not those that order or
+// page them), and their arguments.
+func caseWhere(f solidarity.CaseFilter) ([]string, []any) {
+	var where []string
+	var args []any
+	if f.Arrival != nil {
+		where = append(where, "arrival = ?")
+		args = append(args, string(*f.Arrival))
+	}
+	if f.Family != nil {
+		where = append(where, "family = ?")
+		args = append(args, string(*f.Family))
+	}
+	if f.Involving != nil {
+		where = append(where, "(benefitting = ? OR allocated = ?)")
+		args = append(args, string(*f.Involving), string(*f.Involving))
+	}
+	if f.Open {
+		where = append(where, "closed IS NULL")
+	}
+	if f.ClosedBefore != nil {
+		where = append(where, "closed IS NOT NULL", "closed < ?")
+		args = append(args, bound(*f.ClosedBefore))
+	}
+	if f.NotErased {
+		where = append(where, "erased IS NULL")
+	}
+	return where, args
+}
+
+func whereClause(where []string) string {
+	if len(where) == 0 {
+		return ""
+	}
+	return ` WHERE ` + strings.Join(where, " AND ")
+}
+
+func scanCase(row interface{ Scan(...any) error }) (*solidarity.CaseRecord, error) {
+	var c solidarity.CaseRecord
+	var id, arrival, family, benefitting, allocated, responsible, opened string
+	var flow []byte
+	var nextDue, closed, erased sql.NullString
+	if err := row.Scan(&id, &arrival, &family, &benefitting, &allocated, &responsible, &c.State, &flow,
+		&nextDue, &c.Personal, &opened, &closed, &erased, &c.Version); err != nil {
+		return nil, err
+	}
+	var err error
+	if c.Opened, err = parseTime(opened); err != nil {
+		return nil, err
+	}
+	if c.NextDue, err = parseNullTime(nextDue); err != nil {
+		return nil, err
+	}
+	if c.Closed, err = parseNullTime(closed); err != nil {
+		return nil, err
+	}
+	if c.Erased, err = parseNullTime(erased); err != nil {
+		return nil, err
+	}
+	c.ID, c.Arrival, c.Family = solidarity.CaseID(id), solidarity.ArrivalID(arrival), solidarity.FamilyID(family)
+	c.Benefitting, c.Allocated, c.Responsible = solidarity.MemberState(benefitting),
+		solidarity.MemberState(allocated), solidarity.MemberState(responsible)
+	c.Flow = flow
+	return &c, nil
+}
+
+// RecordAccess implements solidarity.CaseStore: the records in one transaction, so
+// that they are all logged or none is; it sets each one's Seq. A record without an
+// actor, a case or a time is EINVALID, since the log must say who read what and when.
+func (s *Store) RecordAccess(ctx context.Context, as ...*solidarity.Access) error {
+	if err := checkAccess(as); err != nil {
+		return err
+	}
+	if len(as) == 0 {
+		return nil
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return internal("record access", err)
+	}
+	defer tx.Rollback()
+	seqs := make([]int64, len(as))
+	for i, a := range as {
+		if err := tx.QueryRowContext(ctx, `INSERT INTO access_log (at, actor, role, state, case_id, purpose)
+			VALUES (?, ?, ?, ?, ?, ?) RETURNING seq`,
+			formatTime(a.At), a.Actor, string(a.Role), string(a.State), string(a.Case), a.Purpose).Scan(&seqs[i]); err != nil {
+			return internal("record access", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return internal("record access", err)
+	}
+	for i, a := range as {
+		a.Seq = seqs[i]
+	}
+	return nil
+}
+
+func checkAccess(as []*solidarity.Access) error {
+	for _, a := range as {
+		switch {
+		case a == nil:
+			return solidarity.Errorf(solidarity.EINVALID, "access record is nil")
+		case a.Actor == "":
+			return &solidarity.Error{Code: solidarity.EINVALID, Field: "actor", Message: "access actor is required"}
+		case a.Case == "":
+			return &solidarity.Error{Code: solidarity.EINVALID, Field: "case", Message: "access case is required"}
+		case a.At.IsZero():
+			return &solidarity.Error{Code: solidarity.EINVALID, Field: "at", Message: "access time is required"}
+		}
+	}
+	return nil
+}
+
+// AccessLog implements solidarity.CaseStore: latest first.
+func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*solidarity.Access, error) {
+	limit, err := checkLimit(f.Limit, 100, 1000)
+	if err != nil {
+		return nil, err
+	}
+	var where []string
+	var args []any
+	if f.Case != nil {
+		where = append(where, "case_id = ?")
+		args = append(args, string(*f.Case))
+	}
+	if f.Actor != nil {
+		where = append(where, "actor = ?")
+		args = append(args, *f.Actor)
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT `+accessColumns+` FROM access_log`+whereClause(where)+
+		` ORDER BY seq DESC LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, internal("access log", err)
+	}
+	defer rows.Close()
+	var out []*solidarity.Access
+	for rows.Next() {
+		var a solidarity.Access
+		var at, role, state, caseID string
+		if err := rows.Scan(&a.Seq, &at, &a.Actor, &role, &state, &caseID, &a.Purpose); err != nil {
+			return nil, internal("access log", err)
+		}
+		if a.At, err = parseTime(at); err != nil {
+			return nil, internal("access log", err)
+		}
+		a.Role, a.State, a.Case = solidarity.Role(role), solidarity.MemberState(state), solidarity.CaseID(caseID)
+		out = append(out, &a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("access log", err)
+	}
+	return out, nil
+}
+
+// checkLimit checks a filter's Limit: 0 means def, otherwise 1 to max.
+func checkLimit(n, def, max int) (int, error) {
+	switch {
+	case n == 0:
+		return def, nil
+	case n < 0 || n > max:
+		return 0, &solidarity.Error{Code: solidarity.EINVALID, Field: "limit",
+			Message: fmt.Sprintf("limit must be between 1 and %d", max)}
+	}
+	return n, nil
+}
