@@ -77,10 +77,17 @@ func (p Person) LogValue() slog.Value { return slog.StringValue(string(p.Case)) 
 func (p Person) Format(f fmt.State, _ rune) { fmt.Fprint(f, p.String()) }
 
 // Minor reports whether the person is under 18 on date at: by the date of birth, or
-// by the assessed age (the benefit of the doubt).
+// by the assessed age (the benefit of the doubt). Someone born on 29 February turns
+// 18 on 28 February in a common year, as the rules count age (rules.Applicant).
 func (p *Person) Minor(at time.Time) bool {
 	if !p.BirthDate.IsZero() {
-		return p.BirthDate.AddDate(18, 0, 0).After(at)
+		b := p.BirthDate.UTC()
+		y := b.Year() + 18
+		d := b.Day()
+		if last := time.Date(y, b.Month()+1, 0, 0, 0, 0, 0, time.UTC).Day(); d > last {
+			d = last
+		}
+		return time.Date(y, b.Month(), d, 0, 0, 0, 0, time.UTC).After(at)
 	}
 	return p.AssessedAge > 0 && p.AssessedAge < 18
 }

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -36,6 +37,8 @@ const migrationLock int64 = 0x736f6c69_6d696772 // "solimigr"
 type Store struct {
 	pool *pgxpool.Pool
 	w    *groupcommit.Writer // the single writer: group commit of appends
+
+	analyzing atomic.Bool // an ANALYZE of cases is running (refreshStats)
 
 	// Now is the clock that stamps users' creation; time.Now by default.
 	Now func() time.Time

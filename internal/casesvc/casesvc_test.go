@@ -1,0 +1,385 @@
+package casesvc_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"solidarity"
+	"solidarity/arrival"
+	"solidarity/cases"
+	"solidarity/internal/app"
+	"solidarity/internal/casesvc"
+	"solidarity/internal/keyring"
+	"solidarity/internal/ledgersvc"
+	"solidarity/internal/pgtest"
+)
+
+// env is a ledger with the shipped cycles, a case service on the same store, and a
+// clock the test moves.
+type env struct {
+	t      *testing.T
+	ledger *ledgersvc.Service
+	svc    *casesvc.Service
+	now    time.Time
+}
+
+func (e *env) as(u *solidarity.User) context.Context {
+	return solidarity.NewContextWithUser(context.Background(), u)
+}
+
+var (
+	coordinator = &solidarity.User{Name: "coord", Role: solidarity.Coordinator}
+	auditor     = &solidarity.User{Name: "aud", Role: solidarity.Auditor}
+	officerIT   = &solidarity.User{Name: "off-it", Role: solidarity.Officer, State: "IT"}
+	officerDE   = &solidarity.User{Name: "off-de", Role: solidarity.Officer, State: "DE"}
+	officerFR   = &solidarity.User{Name: "off-fr", Role: solidarity.Officer, State: "FR"}
+)
+
+func newEnv(t *testing.T, dsn string) *env {
+	t.Helper()
+	ctx := context.Background()
+	l, err := app.Service(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Store.Close() })
+	e := &env{t: t, ledger: l, now: time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)}
+	l.Now = func() time.Time { return e.now }
+	if _, err := app.Seed(ctx, l, false); err != nil {
+		t.Fatal(err)
+	}
+	k, err := keyring.Parse("test", strings.NewReader(keyring.NewKey(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.svc, err = app.Cases(l, k); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// stores runs f on SQLite and on PostgreSQL (when configured).
+func stores(t *testing.T, f func(t *testing.T, dsn string)) {
+	t.Run("sqlite", func(t *testing.T) { f(t, filepath.Join(t.TempDir(), "c.db")) })
+	t.Run("postgres", func(t *testing.T) { f(t, pgtest.Schema(t)) })
+}
+
+const knownName = "Zelotta Qwimbrane"
+
+// shipList is a small landing at Lampedusa: a mother and child, and a man alone.
+func shipList(at time.Time) *arrival.List {
+	born := func(y int) time.Time { return time.Date(y, 3, 1, 0, 0, 0, 0, time.UTC) }
+	return &arrival.List{
+		Arrival: solidarity.Arrival{Vessel: "Test Vessel", Port: "Lampedusa", At: at, SAR: true, Benefitting: "IT"},
+		Persons: []arrival.Person{
+			{Ref: "P1", Family: "K1", Name: knownName, BirthDate: born(1990), Sex: arrival.Female, Nationality: "ER", Languages: []string{"ti"}, Preferences: []solidarity.MemberState{"DE"}},
+			{Ref: "P2", Family: "K1", Name: "Tamsel Qwimbrane", BirthDate: born(2018), Sex: arrival.Male, Nationality: "ER"},
+			{Ref: "P3", Name: "Oberon Fakename", BirthDate: born(1995), Sex: arrival.Male, Nationality: "SY"},
+		},
+	}
+}
+
+// register registers the list as officer IT and takes every case to REGISTERED.
+func (e *env) register() *casesvc.Registered {
+	e.t.Helper()
+	at := e.now.Add(-72 * time.Hour)
+	r, err := e.svc.Register(e.as(officerIT), shipList(at), "")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	ids := []solidarity.CaseID{r.Cases[0].ID, r.Cases[1].ID, r.Cases[2].ID}
+	for i, ev := range []cases.Event{cases.ScreeningStarted, cases.Applied, cases.Registration} {
+		if _, err := e.svc.Apply(e.as(officerIT), casesvc.EventRequest{Case: ids[0], Also: ids[1:], Event: ev,
+			At: at.Add(time.Duration(i+1) * 12 * time.Hour)}, ""); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	return r
+}
+
+func code(err error) string { return solidarity.ErrorCode(err) }
+
+func mustCode(t *testing.T, what string, err error, want string) {
+	t.Helper()
+	if got := code(err); got != want {
+		t.Errorf("%s: error %v (code %q), want code %q", what, err, got, want)
+	}
+}
+
+// TestVisibility is the per-role visibility matrix of the case flow, on both stores:
+// who sees which cases, who may read a person (and that each read is logged), and how
+// allocation opens a family's cases, and only those, to the state of relocation.
+func TestVisibility(t *testing.T) {
+	stores(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn)
+		r := e.register()
+		mother, child, single := r.Cases[0].ID, r.Cases[1].ID, r.Cases[2].ID
+
+		seen := func(u *solidarity.User) int {
+			cs, err := e.svc.Cases(e.as(u), solidarity.CaseFilter{})
+			if err != nil {
+				return -1
+			}
+			return len(cs)
+		}
+		for _, c := range []struct {
+			u    *solidarity.User
+			want int
+		}{{coordinator, 3}, {auditor, 3}, {officerIT, 3}, {officerDE, 0}, {officerFR, 0}, {nil, -1}} {
+			if got := seen(c.u); got != c.want {
+				t.Errorf("%v sees %d cases, want %d", c.u, got, c.want)
+			}
+		}
+		de := solidarity.MemberState("DE")
+		_, err := e.svc.Cases(e.as(officerFR), solidarity.CaseFilter{Involving: &de})
+		mustCode(t, "FR asks for DE's cases", err, solidarity.EUNAUTHORIZED)
+
+		// Person reads: allowed ones are logged, refused ones are not.
+		reads := func() int {
+			log, err := e.svc.AccessLog(e.as(auditor), solidarity.AccessFilter{Case: &mother})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(log)
+		}
+		for _, c := range []struct {
+			u    *solidarity.User
+			want string
+		}{{coordinator, ""}, {officerIT, ""}, {auditor, solidarity.EUNAUTHORIZED},
+			{officerDE, solidarity.ENOTFOUND}, {officerFR, solidarity.ENOTFOUND}, {nil, solidarity.EUNAUTHENTICATED}} {
+			before := reads()
+			p, err := e.svc.Person(e.as(c.u), mother, "view")
+			if c.u == nil && err != nil && code(err) == solidarity.ENOTFOUND {
+				err = &solidarity.Error{Code: solidarity.EUNAUTHENTICATED}
+			}
+			if c.want == "" {
+				if err != nil || p.Name != knownName {
+					t.Errorf("%v reading the person: %v", c.u, err)
+				}
+				if reads() != before+1 {
+					t.Errorf("%v's read was not logged", c.u)
+				}
+				continue
+			}
+			if code(err) != c.want && !(c.u == nil && err != nil) {
+				t.Errorf("%v reading the person: %v, want %s", c.u, err, c.want)
+			}
+			if p != nil {
+				t.Errorf("%v got the person", c.u)
+			}
+			if reads() != before {
+				t.Errorf("%v's refused read was logged", c.u)
+			}
+		}
+		if _, err := e.svc.AccessLog(e.as(officerIT), solidarity.AccessFilter{}); code(err) != solidarity.EUNAUTHORIZED {
+			t.Errorf("an officer read the access log: %v", err)
+		}
+
+		// Relocation: candidates, cleared, allocated to DE (which pledged 5 places).
+		if _, _, err := e.ledger.Pledge(e.as(solidarity.System), 2026, "DE",
+			solidarity.PledgePayload{Type: solidarity.RelocationApplicants, Relocations: 5}, ""); err != nil {
+			t.Fatal(err)
+		}
+		e.now = e.now.Add(24 * time.Hour)
+		for _, ev := range []cases.Event{cases.RelocationCandidate, cases.RelocationCleared} {
+			a, err := e.svc.Apply(e.as(officerIT), casesvc.EventRequest{Case: mother, Event: ev}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(a.Cases) != 2 {
+				t.Fatalf("%s moved %d cases, want the family's 2", ev, len(a.Cases))
+			}
+		}
+		_, err = e.svc.Assign(e.as(officerIT), mother, "DE", "")
+		mustCode(t, "an officer allocates", err, solidarity.EUNAUTHORIZED)
+		_, err = e.svc.Assign(e.as(coordinator), mother, "FR", "")
+		mustCode(t, "allocation to a state without relocation pledge", err, solidarity.ECONFLICT)
+		if _, err := e.svc.Assign(e.as(coordinator), mother, "DE", ""); err != nil {
+			t.Fatal(err)
+		}
+		if got := seen(officerDE); got != 2 {
+			t.Errorf("after allocation DE sees %d cases, want the family's 2", got)
+		}
+		if _, err := e.svc.Person(e.as(officerDE), child, "relocation"); err != nil {
+			t.Errorf("DE cannot read an allocated person: %v", err)
+		}
+		_, err = e.svc.Person(e.as(officerDE), single, "view")
+		mustCode(t, "DE reads a person not allocated to it", err, solidarity.ENOTFOUND)
+		_, err = e.svc.Person(e.as(officerFR), mother, "view")
+		mustCode(t, "FR reads an allocated person", err, solidarity.ENOTFOUND)
+
+		// Who acts: the benefitting state sends the information, the state of
+		// relocation confirms.
+		_, err = e.svc.Apply(e.as(officerDE), casesvc.EventRequest{Case: mother, Event: cases.RelocationInfo}, "")
+		mustCode(t, "DE sends IT's information", err, solidarity.EUNAUTHORIZED)
+		if _, err := e.svc.Apply(e.as(officerIT), casesvc.EventRequest{Case: mother, Event: cases.RelocationInfo}, ""); err != nil {
+			t.Fatal(err)
+		}
+		_, err = e.svc.Apply(e.as(officerIT), casesvc.EventRequest{Case: mother, Event: cases.RelocationConfirmation}, "")
+		mustCode(t, "IT confirms for DE", err, solidarity.EUNAUTHORIZED)
+		if _, err := e.svc.Apply(e.as(officerDE), casesvc.EventRequest{Case: mother, Event: cases.RelocationConfirmation}, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.Apply(e.as(officerIT), casesvc.EventRequest{Case: mother, Event: cases.TransferDecision}, ""); err != nil {
+			t.Fatal(err)
+		}
+		// The transfer is DE's relocation delivery of 2, in one entry with the move.
+		a, err := e.svc.Apply(e.as(officerIT), casesvc.EventRequest{Case: mother, Event: cases.Transferred}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Entry.Type != solidarity.RelocationDelivered || a.Entry.State != "DE" || len(a.Cases) != 2 {
+			t.Fatalf("transfer entry %s for %s moving %d cases", a.Entry.Type, a.Entry.State, len(a.Cases))
+		}
+		var d solidarity.DeliveryPayload
+		json.Unmarshal(a.Entry.Payload, &d)
+		if d.Relocations != 2 || d.OverDelivery || d.Transfer == nil || len(d.Transfer.Steps) != 2 {
+			t.Errorf("delivery payload %+v", d)
+		}
+		b, err := e.ledger.Balances(e.as(nil), 2026, e.now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range b.States {
+			if s.State == "DE" && s.Delivered.Relocations != 2 {
+				t.Errorf("DE delivered %d relocations, want 2", s.Delivered.Relocations)
+			}
+		}
+		if _, err := e.svc.Apply(e.as(officerDE), casesvc.EventRequest{Case: mother, Event: cases.ArrivalNotified}, ""); err != nil {
+			t.Fatal(err)
+		}
+		v, err := e.svc.Case(e.as(officerDE), child)
+		if err != nil || v.Record.Responsible != "DE" || v.Record.Closed.IsZero() {
+			t.Errorf("after the arrival notice: %+v %v (want responsible DE, closed)", v.Record, err)
+		}
+		ver, err := e.ledger.Verify(e.as(auditor))
+		if err != nil || !ver.OK {
+			t.Fatalf("verify: %+v %v", ver, err)
+		}
+	})
+}
+
+// TestFlowRules: refused transitions change nothing; request events need their target;
+// missed time limits have their consequence applied; retention erases closed cases'
+// persons only; a registration retried under its key is a replay.
+func TestFlowRules(t *testing.T) {
+	stores(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn)
+		r := e.register()
+		single := r.Cases[2].ID
+		ctx := e.as(officerIT)
+		head, _, _ := e.ledger.Store.Head(context.Background())
+
+		_, err := e.svc.Apply(ctx, casesvc.EventRequest{Case: single, Event: cases.Transferred}, "")
+		mustCode(t, "transfer from REGISTERED", err, solidarity.ECONFLICT)
+		if err != nil && !strings.Contains(err.Error(), "regular-procedure-applied") {
+			t.Errorf("the refusal does not list the allowed events: %v", err)
+		}
+		_, err = e.svc.Apply(ctx, casesvc.EventRequest{Case: single, Event: "teleported"}, "")
+		mustCode(t, "unknown event", err, solidarity.EINVALID)
+		_, err = e.svc.Apply(ctx, casesvc.EventRequest{Case: single, Event: cases.RegularTrack, At: e.now.Add(time.Hour)}, "")
+		mustCode(t, "event in the future", err, solidarity.EINVALID)
+		if h, _, _ := e.ledger.Store.Head(context.Background()); h != head {
+			t.Fatalf("refused events wrote entries: head %d -> %d", head, h)
+		}
+
+		if _, err := e.svc.Apply(ctx, casesvc.EventRequest{Case: single, Event: cases.RegularTrack}, ""); err != nil {
+			t.Fatal(err)
+		}
+		_, err = e.svc.Apply(ctx, casesvc.EventRequest{Case: single, Event: cases.TakeChargeRequestSent}, "")
+		mustCode(t, "request without target", err, solidarity.EINVALID)
+		if _, err := e.svc.Apply(ctx, casesvc.EventRequest{Case: single, Event: cases.TakeChargeRequestSent, Target: "NL"}, ""); err != nil {
+			t.Fatal(err)
+		}
+		// The mother is granted protection now: her case closes.
+		mother := r.Cases[0].ID
+		if _, err := e.svc.Apply(ctx, casesvc.EventRequest{Case: mother, Event: cases.RegularTrack}, ""); err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range []cases.Event{cases.CriteriaDesignateSelf, cases.ExamineNormal, cases.Granted} {
+			if _, err := e.svc.Apply(ctx, casesvc.EventRequest{Case: mother, Event: ev}, ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// NL does not reply: two months later the request is tacitly accepted (Art. 40
+		// AMMR) and NL is responsible.
+		e.now = e.now.AddDate(0, 3, 0)
+		rows, err := e.svc.Deadlines(e.as(coordinator), 0, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		overdue := false
+		for _, row := range rows {
+			if row.Case == single && row.Overdue {
+				overdue = true
+			}
+		}
+		if !overdue {
+			t.Fatalf("no overdue limit for %s in the deadline view: %+v", single, rows)
+		}
+		_, err = e.svc.ApplyMissed(ctx)
+		mustCode(t, "an officer applies consequences", err, solidarity.EUNAUTHORIZED)
+		cons, err := e.svc.ApplyMissed(e.as(coordinator))
+		if err != nil {
+			t.Fatal(err)
+		}
+		applied := false
+		for _, c := range cons {
+			if c.Case == single && c.Event == string(cases.TacitAcceptance) && c.Entry > 0 {
+				applied = true
+			}
+		}
+		v, err := e.svc.Case(ctx, single)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !applied || v.Flow.State != cases.TransferAgreed || v.Record.Responsible != "NL" {
+			t.Fatalf("tacit acceptance not applied: %+v; case %s responsible %q", cons, v.Flow.State, v.Record.Responsible)
+		}
+
+		_, err = e.svc.Erase(ctx, time.Hour)
+		mustCode(t, "an officer erases", err, solidarity.EUNAUTHORIZED)
+		// Retention: only closed cases, and only once the period has run.
+		res, err := e.svc.Erase(e.as(coordinator), 365*24*time.Hour)
+		if err != nil || len(res.Cases) != 0 {
+			t.Fatalf("erased %v (%v) before the period ran", res, err)
+		}
+		res, err = e.svc.Erase(e.as(coordinator), 24*time.Hour)
+		if err != nil || len(res.Cases) != 1 || res.Cases[0] != mother {
+			t.Fatalf("erase: %+v %v, want the granted case only", res, err)
+		}
+		_, err = e.svc.Person(e.as(coordinator), mother, "view")
+		mustCode(t, "reading an erased person", err, solidarity.ENOTFOUND)
+		if _, err := e.svc.Person(e.as(coordinator), single, "view"); err != nil {
+			t.Errorf("an open case's person was erased: %v", err)
+		}
+		if v, err := e.svc.Case(ctx, mother); err != nil || v.Flow.State != cases.ProtectionGranted {
+			t.Errorf("the erased case's flow is gone: %v", err)
+		}
+
+		// A registration retried under its key is recognised.
+		l := shipList(e.now.Add(-time.Hour))
+		first, err := e.svc.Register(ctx, l, "ship-2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := e.svc.Register(ctx, l, "ship-2")
+		if err != nil || !again.Replayed || again.Arrival.ID != first.Arrival.ID || len(again.Cases) != 3 {
+			t.Fatalf("retry: %+v %v", again, err)
+		}
+		_, err = e.svc.Register(e.as(officerDE), l, "")
+		mustCode(t, "DE registers an Italian landing", err, solidarity.EUNAUTHORIZED)
+		bad := shipList(e.now)
+		bad.Persons[1].BirthDate = e.now.AddDate(1, 0, 0)
+		_, err = e.svc.Register(ctx, bad, "")
+		mustCode(t, "birth after arrival", err, solidarity.EINVALID)
+		ver, err := e.ledger.Verify(e.as(auditor))
+		if err != nil || !ver.OK {
+			t.Fatalf("verify: %+v %v", ver, err)
+		}
+	})
+}
