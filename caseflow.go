@@ -158,10 +158,13 @@ const (
 	ArrivalRegistered EntryType = "arrival.registered" // Art. 5(1)(b), Art. 8 SR: a disembarkation and its cases opened
 	CaseEvent         EntryType = "case.event"         // a legal event moving cases along the flow (spec §8)
 	CasesErased       EntryType = "cases.erased"       // retention: personal records erased, counts kept
+	CasesResealed     EntryType = "cases.resealed"     // key rotation: personal records re-encrypted
 )
 
 // CaseEntryTypes lists the case-flow entry types.
-func CaseEntryTypes() []EntryType { return []EntryType{ArrivalRegistered, CaseEvent, CasesErased} }
+func CaseEntryTypes() []EntryType {
+	return []EntryType{ArrivalRegistered, CaseEvent, CasesErased, CasesResealed}
+}
 
 // ArrivalPayload records a disembarkation registered: the arrival (no personal data),
 // its counts and the case IDs opened, each in its family.
@@ -203,4 +206,11 @@ type ErasurePayload struct {
 	ClosedBefore time.Time `json:"closed_before"`
 	Erased       int       `json:"erased"`
 	Cases        []CaseID  `json:"cases"`
+}
+
+// ResealPayload records a key rotation step: which cases' personal records were
+// re-encrypted with which key (by its id; the key itself is never recorded).
+type ResealPayload struct {
+	Key   uint32   `json:"key"`
+	Cases []CaseID `json:"cases"`
 }

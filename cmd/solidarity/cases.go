@@ -16,6 +16,7 @@ import (
 	"solidarity/cases"
 	"solidarity/internal/app"
 	"solidarity/internal/casesvc"
+	"solidarity/internal/keyring"
 )
 
 const casesHelp = `Usage: solidarity arrival import FILE [--key KEY]      register a ship's list (CSV or JSON)
@@ -25,6 +26,7 @@ const casesHelp = `Usage: solidarity arrival import FILE [--key KEY]      regist
        solidarity allocate CASE STATE
        solidarity deadlines [--within 168h] [--state XX] [--apply] [--format table|json]
        solidarity erase [--after DURATION]
+       solidarity keys new [--id N] | keys reseal
 
 The case flow on a local database (--db, default $SOLIDARITY_DB or solidarity.db; --as
 USER acts as that user, default the system actor). Personal records are sealed with the
@@ -42,6 +44,9 @@ log. 'solidarity deadlines' also works on a server (--server URL --token T).
                   the consequences the law attaches to missed limits
   erase           erase the personal records of cases closed longer ago than --after
                   (default 10 years: 87600h); the ledger keeps case IDs and counts
+  keys new        print a new key line "ID:BASE64" to add to the key file
+  keys reseal     re-encrypt every personal record sealed with an older key with the
+                  newest key of the key file (then the old key can be removed)
 `
 
 func runCaseCommand(name string) command {
@@ -67,12 +72,20 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 	apply := fs.Bool("apply", false, "apply the consequences of missed time limits")
 	after := fs.Duration("after", 0, "retention after a case closed (default 87600h)")
 	key := fs.String("key", "", "idempotency `key` (a retry with the same key registers nothing twice)")
+	keyID := fs.Uint("id", 1, "`id` of the new key (keys new)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
 	if *format != "table" && *format != "json" {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--format", Message: "want table or json"}
+	}
+	if name == "keys" && len(pos) == 1 && pos[0] == "new" {
+		if *keyID == 0 || *keyID > 1<<31 {
+			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--id", Message: "want a positive key id"}
+		}
+		fmt.Fprintln(stdout, keyring.NewKey(uint32(*keyID)))
+		return nil
 	}
 	if name == "deadlines" && t.remote() {
 		if *apply {
@@ -251,6 +264,16 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 			return err
 		}
 		return printDeadlines(stdout, rows, svc.Now(), *format)
+	case "keys":
+		if len(pos) != 1 || pos[0] != "reseal" {
+			return &solidarity.Error{Code: solidarity.EINVALID, Message: "keys: want new or reseal"}
+		}
+		r, err := svc.Reseal(uctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "resealed %d personal records with key %d (ledger entries %v)\n", len(r.Cases), r.Key, r.Entries)
+		return nil
 	case "erase":
 		if err := want(0, "no arguments"); err != nil {
 			return err

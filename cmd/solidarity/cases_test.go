@@ -76,6 +76,21 @@ func TestCaseFlowCLI(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "erased the personal records of 0 cases") {
 		t.Fatalf("erase: exit %d %s", code, out)
 	}
+	// Key rotation: a second key in the key file, reseal, and the records open with it.
+	code, newKey, _ := run(t, "keys", "new", "--id", "2")
+	if code != 0 || !strings.HasPrefix(newKey, "2:") {
+		t.Fatalf("keys new: exit %d %q", code, newKey)
+	}
+	kf, err := os.OpenFile(db+".keys", os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kf.WriteString(newKey)
+	kf.Close()
+	code, out, _ = run(t, "keys", "reseal", "--db", db)
+	if code != 0 || !strings.Contains(out, "resealed 10 personal records with key 2") {
+		t.Fatalf("keys reseal: exit %d %s", code, out)
+	}
 	code, out, _ = run(t, "ledger", "verify", "--db", db)
 	if code != 0 {
 		t.Fatalf("verify: exit %d %s", code, out)

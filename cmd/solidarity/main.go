@@ -46,6 +46,7 @@ Case flow:
   event, allocate record a legal event; allocate a family for relocation
   deadlines       time limits overdue or due soon; --apply their consequences
   erase           apply the retention rule to closed cases' personal records
+  keys            new encryption keys; reseal personal records after a rotation
 
 Run 'solidarity <command> --help' for the flags of a command.
 `
@@ -78,6 +79,7 @@ var commands = map[string]command{
 	"allocate":       runCaseCommand("allocate"),
 	"deadlines":      runCaseCommand("deadlines"),
 	"erase":          runCaseCommand("erase"),
+	"keys":           runCaseCommand("keys"),
 }
 
 func writeCommand(name string) command {

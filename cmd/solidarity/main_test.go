@@ -20,7 +20,7 @@ func run(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestHelpOnEveryCommand(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"pool", "--help"}, {"key", "--help"}, {"data", "--help"}, {"data", "import", "--help"}, {"cycles", "--help"}, {"serve", "--help"}, {"responsibility", "--help"}, {"ledger", "--help"}, {"pledge", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"pool", "--help"}, {"key", "--help"}, {"data", "--help"}, {"data", "import", "--help"}, {"cycles", "--help"}, {"serve", "--help"}, {"responsibility", "--help"}, {"ledger", "--help"}, {"pledge", "--help"}, {"cases", "--help"}, {"deadlines", "--help"}, {"arrival", "--help"}, {"keys", "--help"}} {
 		code, out, _ := run(t, args...)
 		if code != 0 || !strings.Contains(out, "Usage") {
 			t.Errorf("%v: exit %d, output %.80q", args, code, out)

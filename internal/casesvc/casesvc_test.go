@@ -52,7 +52,7 @@ func newEnv(t *testing.T, dsn string) *env {
 	if _, err := app.Seed(ctx, l, false); err != nil {
 		t.Fatal(err)
 	}
-	k, err := keyring.Parse("test", strings.NewReader(keyring.NewKey(1)))
+	k, err := keyring.Parse("test", strings.NewReader(key1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +69,9 @@ func stores(t *testing.T, f func(t *testing.T, dsn string)) {
 }
 
 const knownName = "Zelotta Qwimbrane"
+
+// key1 and key2 are the test's keys (ID:BASE64 lines).
+var key1, key2 = keyring.NewKey(1), keyring.NewKey(2)
 
 // shipList is a small landing at Lampedusa: a mother and child, and a man alone.
 func shipList(at time.Time) *arrival.List {
@@ -380,6 +383,40 @@ func TestFlowRules(t *testing.T) {
 		ver, err := e.ledger.Verify(e.as(auditor))
 		if err != nil || !ver.OK {
 			t.Fatalf("verify: %+v %v", ver, err)
+		}
+	})
+}
+
+// TestKeyRotation: after a second key is added, Reseal re-encrypts every record with
+// it, in ledger-recorded batches, so that the first key can be retired.
+func TestKeyRotation(t *testing.T) {
+	stores(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn)
+		r := e.register()
+		old := e.svc.Keys
+		both, err := keyring.Parse("both", strings.NewReader(key1+"\n"+key2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.svc.Keys = both
+		_, err = e.svc.Reseal(e.as(officerIT))
+		mustCode(t, "an officer reseals", err, solidarity.EUNAUTHORIZED)
+		res, err := e.svc.Reseal(e.as(coordinator))
+		if err != nil || len(res.Cases) != 3 || res.Key != 2 || len(res.Entries) != 1 {
+			t.Fatalf("reseal: %+v %v", res, err)
+		}
+		if res, err := e.svc.Reseal(e.as(coordinator)); err != nil || len(res.Cases) != 0 {
+			t.Fatalf("a second reseal did something: %+v %v", res, err)
+		}
+		// Only key 2 is needed now; key 1 alone opens nothing.
+		only2, _ := keyring.Parse("two", strings.NewReader(key2))
+		e.svc.Keys = only2
+		if p, err := e.svc.Person(e.as(coordinator), r.Cases[0].ID, "view"); err != nil || p.Name != knownName {
+			t.Fatalf("key 2 alone: %v", err)
+		}
+		e.svc.Keys = old
+		if _, err := e.svc.Person(e.as(coordinator), r.Cases[0].ID, "view"); err == nil {
+			t.Fatal("the retired key still opens the record")
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 
 	"solidarity"
 	"solidarity/deadline"
+	"solidarity/internal/keyring"
 	"solidarity/ledger"
 )
 
@@ -118,5 +119,66 @@ func (s *Service) Erase(ctx context.Context, retention time.Duration) (*Erased, 
 		}
 		res.Cases = append(res.Cases, p.Cases...)
 		res.Entries = append(res.Entries, out.Seq)
+	}
+}
+
+// Resealed is what Reseal did.
+type Resealed struct {
+	Key     uint32              `json:"key"`
+	Cases   []solidarity.CaseID `json:"cases"`
+	Entries []int64             `json:"entries"`
+}
+
+// Reseal re-encrypts with the keyring's current key every personal record sealed with
+// an older one (key rotation: add a key to the key file, reseal, then remove the old
+// key). Each batch of up to 500 cases is one cases.resealed entry written with the
+// records. Coordinator only.
+func (s *Service) Reseal(ctx context.Context) (*Resealed, error) {
+	if !solidarity.Can(user(ctx), solidarity.EraseCases, "") {
+		return nil, denied(solidarity.EraseCases, "")
+	}
+	cur := s.Keys.Current()
+	res := &Resealed{Key: cur}
+	f := solidarity.CaseFilter{NotErased: true, Limit: 500}
+	for {
+		page, err := s.Store.Cases(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		var todo []*solidarity.CaseRecord
+		for _, r := range page {
+			if k, ok := keyring.KeyOf(r.Personal); !ok || k == cur {
+				continue
+			}
+			sealed, err := s.Keys.Reseal(r.Personal, personContext(r.ID))
+			if err != nil {
+				return nil, &solidarity.Error{Code: solidarity.EINTERNAL, Message: fmt.Sprintf("case %s: resealing: %v", r.ID, err)}
+			}
+			r.Personal = sealed
+			todo = append(todo, r)
+		}
+		if len(todo) > 0 {
+			p := solidarity.ResealPayload{Key: cur}
+			for _, r := range todo {
+				p.Cases = append(p.Cases, r.ID)
+			}
+			b, err := ledger.Payload(p)
+			if err != nil {
+				return nil, err
+			}
+			now := s.now()
+			e := &solidarity.Entry{Cycle: now.Year(), Type: solidarity.CasesResealed, Actor: actor(ctx), At: now,
+				LegalBasis: "Art. 32(1)(a) GDPR (encryption of personal data)", Payload: b}
+			out, _, err := s.Store.AppendCase(ctx, "", e, &solidarity.CaseWrite{Update: todo}, nil)
+			if err != nil {
+				return nil, err
+			}
+			res.Cases = append(res.Cases, p.Cases...)
+			res.Entries = append(res.Entries, out.Seq)
+		}
+		if len(page) < f.Limit {
+			return res, nil
+		}
+		f.After = page[len(page)-1].ID
 	}
 }
