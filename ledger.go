@@ -30,7 +30,8 @@ const (
 func EntryTypes() []EntryType {
 	return []EntryType{CycleCreated, CycleAmended, StatusDecided, PledgeMade, PledgeChanged,
 		DeductionRequested, DeductionAssessed, DeductionDecided, OffsetRequested, OffsetOffered,
-		OffsetReplied, RelocationDelivered, PaymentMade, AlternativeDelivered}
+		OffsetReplied, RelocationDelivered, PaymentMade, AlternativeDelivered,
+		ArrivalRegistered, CaseEvent, CasesErased, CasesResealed}
 }
 
 // Entry is one link of the hash-chained ledger. Payload is the canonical JSON of the

@@ -1,7 +1,9 @@
 // Package e2e_test runs the browser tests (node --test and playwright-core driving
 // Debian's chromium) against the real web handler, so that `go test ./...` covers
-// what a person sees in a browser: dashboard.test.mjs on the shipped data, and
-// ledger.test.mjs on a server with a SQLite ledger (login, pledging, refusals).
+// what a person sees in a browser: dashboard.test.mjs on the shipped data,
+// ledger.test.mjs on a server with a SQLite ledger (login, pledging, refusals), and
+// caseflow.test.mjs on a server with the case flow (a landing imported, a family
+// relocated from Italy to Germany, the transfer counted against Germany's pledge).
 //
 // Set up once with `cd e2e && npm ci` and `apt-get install chromium`. Without node,
 // playwright-core or chromium the test skips, unless SOLIDARITY_E2E=required (as in CI),
@@ -17,14 +19,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"solidarity"
+	"solidarity/internal/app"
 	"solidarity/internal/catalog"
 	"solidarity/internal/cyclefile"
+	"solidarity/internal/keyring"
 	"solidarity/internal/ledgersvc"
 	"solidarity/internal/sqlite"
 	"solidarity/internal/web"
@@ -81,6 +87,105 @@ func TestLedgerInBrowser(t *testing.T) {
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	runNode(t, node, "ledger.test.mjs", append(env, "SOLIDARITY_URL="+ts.URL)...)
+}
+
+// caseflowNames are the fictional people caseflow.test.mjs imports: a family of two
+// and one person alone. The server's log must never hold them.
+var caseflowNames = []string{"Hanna Fictiva", "Omar Fictivo", "Lina Inventa"}
+
+// TestCaseflowInBrowser serves the real handler with a ledger and the case flow on a
+// fresh SQLite database: the shipped cycles, a relocation pledge of 10 places by
+// Germany for the year of the landing, and the coordinator and the officers of Italy,
+// Germany and France, whose credentials go to caseflow.test.mjs in the environment.
+// The landing is dated four days ago (the server's clock is real time), so that every
+// event the test records is after it and not in the future.
+func TestCaseflowInBrowser(t *testing.T) {
+	node := prerequisites(t)
+	ctx := t.Context()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cases.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := ledgersvc.New(st, &catalog.Catalog{})
+	system := solidarity.NewContextWithUser(ctx, solidarity.System)
+	if _, err := app.Seed(ctx, svc, false); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := keyring.Parse("e2e", strings.NewReader(keyring.NewKey(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := app.Cases(svc, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	landed := time.Now().UTC().Add(-4 * 24 * time.Hour).Truncate(time.Hour)
+	// Allocation draws on the pledge of the current year, the transfer is delivered in
+	// the year it happens: pledge for both (they differ only around New Year).
+	for _, y := range slices.Compact([]int{landed.Year(), time.Now().UTC().Year()}) {
+		if !slices.Contains(cyclefile.Shipped(), y) {
+			t.Skipf("no shipped cycle for %d: the browser test of the case flow needs one", y)
+		}
+		if _, _, err := svc.Pledge(system, y, "DE", solidarity.PledgePayload{Type: solidarity.RelocationApplicants, Relocations: 10}, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"SOLIDARITY_LANDED=" + landed.Format(time.RFC3339), "SOLIDARITY_YEAR=" + strconv.Itoa(landed.Year()),
+		"SOLIDARITY_NAMES=" + strings.Join(caseflowNames, ";")}
+	for _, u := range []*solidarity.User{
+		{Name: "coordinator", Role: solidarity.Coordinator},
+		{Name: "officer-it", Role: solidarity.Officer, State: "IT"},
+		{Name: "officer-de", Role: solidarity.Officer, State: "DE"},
+		{Name: "officer-fr", Role: solidarity.Officer, State: "FR"},
+	} {
+		password := rand.Text()
+		if err := svc.AddUser(system, u, password); err != nil {
+			t.Fatal(err)
+		}
+		key := strings.ToUpper(strings.ReplaceAll(u.Name, "-", "_"))
+		env = append(env, "SOLIDARITY_"+key+"_USER="+u.Name, "SOLIDARITY_"+key+"_PASSWORD="+password)
+	}
+	// Every log line of the server, at every level, to check it for names after.
+	var logs syncBuffer
+	logger := slog.New(slog.NewMultiHandler(serverLog(t).Handler(),
+		slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	srv, err := web.New(&catalog.Catalog{}, logger, 2026, web.WithLedger(svc), web.WithCases(cases))
+	if err != nil {
+		t.Fatalf("web.New: %v", err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	runNode(t, node, "caseflow.test.mjs", append(env, "SOLIDARITY_URL="+ts.URL, "SOLIDARITY_TMP="+t.TempDir())...)
+	out := logs.String()
+	if !strings.Contains(out, "/cases/") {
+		t.Fatal("the server logged no case request: the log check would prove nothing")
+	}
+	for _, n := range caseflowNames {
+		for _, part := range strings.Fields(n) {
+			if strings.Contains(out, part) {
+				t.Errorf("the server log holds %q, part of a person's name", part)
+			}
+		}
+	}
+}
+
+// syncBuffer collects log lines from the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // serverLog sends the server's warnings and errors to the test log.

@@ -107,7 +107,9 @@ func (s *Server) toLogin(w http.ResponseWriter, r *http.Request) {
 	next := r.URL.Path
 	if r.Method != http.MethodGet {
 		// After a refused form post, come back to the page the form was on.
-		next = strings.TrimSuffix(strings.TrimSuffix(next, "/pledges"), "/deliveries")
+		for _, suffix := range []string{"/pledges", "/deliveries", "/events", "/allocation", "/apply"} {
+			next = strings.TrimSuffix(next, suffix)
+		}
 	} else if r.URL.RawQuery != "" {
 		next += "?" + r.URL.RawQuery
 	}

@@ -13,7 +13,12 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/arrival"
+	"solidarity/cases"
+	"solidarity/internal/app"
+	"solidarity/internal/casesvc"
 	"solidarity/internal/catalog"
+	"solidarity/internal/keyring"
 	"solidarity/internal/ledgersvc"
 	"solidarity/internal/sqlite"
 	"solidarity/internal/web"
@@ -77,12 +82,18 @@ type fixture struct {
 	clock  *clock
 	tokens map[string]string
 	logs   *syncBuffer
+	// With the case flow (fixtureOpts.cases): the service, the seeded arrival and its
+	// cases in the order of seedList (K1 head, K1 second member, single).
+	cases   *casesvc.Service
+	arrival solidarity.ArrivalID
+	caseIDs []solidarity.CaseID
 }
 
 type fixtureOpts struct {
 	passwords bool // give every user testPassword (argon2id: slow, so only when needed)
 	setup     bool // the entries every operation needs (see setup)
 	tls       bool
+	cases     bool // the case flow, with seedList registered and its family K1 made relocation candidates
 	options   []web.Option
 }
 
@@ -121,11 +132,14 @@ func newFixture(tb testing.TB, o fixtureOpts) *fixture {
 		}
 		f.tokens[c.Name] = tok
 	}
-	if o.setup {
+	if o.setup || o.cases {
 		f.setup()
 	}
 	logger := slog.New(slog.NewJSONHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	opts := append([]web.Option{web.WithLedger(svc), web.WithClock(f.clock.Now)}, o.options...)
+	if o.cases {
+		opts = append(opts, web.WithCases(f.seedCases()))
+	}
 	f.srv, err = web.New(&catalog.Catalog{}, logger, 2027, opts...)
 	if err != nil {
 		tb.Fatal(err)
@@ -155,6 +169,56 @@ func (f *fixture) setup() {
 	must(f.svc.Pledge(ctx, 2027, "FR", solidarity.PledgePayload{Type: solidarity.RelocationApplicants, Relocations: 15000}, ""))
 	must(f.svc.RequestDeduction(ctx, 2027, "DE", solidarity.DeductionPayload{Article: "Art. 61", Fraction: "1/10"}, ""))
 	must(f.svc.RequestOffset(ctx, 2027, "IT", solidarity.OffsetPayload{Counterpart: "DE", Applications: 5}, ""))
+}
+
+// seedNames are the fictional names of seedList: the log test looks for them.
+var seedNames = []string{"Amal Testperson", "Bilal Testperson", "Chiara Placeholder"}
+
+// seedList is a small SAR landing in Italy: a family of two (K1) and one person alone.
+const seedList = `# vessel: Test Star (fictional)
+# port: Pozzallo
+# at: 2027-02-20T06:00:00Z
+# sar: true
+# benefitting_state: IT
+ref,family,name,birth_date,assessed_age,sex,nationality,languages,preferences
+P001,K1,Amal Testperson,1990-03-12,,F,ER,ti;en,FR
+P002,K1,Bilal Testperson,1988-01-30,,M,ER,ti,FR
+P003,,Chiara Placeholder,,30,F,SY,ar,
+`
+
+// seedCases makes the case service (sharing the ledger's clock), registers seedList
+// and takes family K1 to RELOCATION_IDENTIFIED.
+func (f *fixture) seedCases() *casesvc.Service {
+	f.tb.Helper()
+	keys, err := keyring.Parse("t", strings.NewReader(keyring.NewKey(1)))
+	if err != nil {
+		f.tb.Fatal(err)
+	}
+	cs, err := app.Cases(f.svc, keys)
+	if err != nil {
+		f.tb.Fatal(err)
+	}
+	l, err := arrival.ParseList("seed.csv", strings.NewReader(seedList))
+	if err != nil {
+		f.tb.Fatal(err)
+	}
+	reg, err := cs.Register(system(), l, "seed")
+	if err != nil {
+		f.tb.Fatal(err)
+	}
+	f.cases, f.arrival = cs, reg.Arrival.ID
+	for _, c := range reg.Cases {
+		f.caseIDs = append(f.caseIDs, c.ID)
+	}
+	at := reg.Arrival.At
+	for i, ev := range []string{"screening-started", "application-made", "registered", "relocation-candidate"} {
+		_, err := cs.Apply(system(), casesvc.EventRequest{Case: f.caseIDs[0], Event: cases.Event(ev), Family: true,
+			At: at.Add(time.Duration(i+1) * time.Hour)}, "")
+		if err != nil {
+			f.tb.Fatal(err)
+		}
+	}
+	return cs
 }
 
 // session logs name in through the service and returns the session cookie.

@@ -238,10 +238,19 @@ type base struct {
 	Title  string
 	User   *solidarity.User
 	Ledger bool // the server has a ledger: login, the ledger view
+	// Cases: the server has the case flow and the user may read cases (the arrivals
+	// and deadlines links); AccessLog: and may read the access log.
+	Cases, AccessLog bool
 }
 
 func (s *Server) base(r *http.Request, title string) base {
-	return base{Title: title, User: solidarity.UserFromContext(r.Context()), Ledger: s.ledger != nil}
+	u := solidarity.UserFromContext(r.Context())
+	b := base{Title: title, User: u, Ledger: s.ledger != nil}
+	if s.cases != nil && s.ledger != nil {
+		b.Cases = mayReadCases(u)
+		b.AccessLog = solidarity.Can(u, solidarity.ReadAccessLog, "")
+	}
+	return b
 }
 
 type errorPage struct {

@@ -272,6 +272,11 @@ type DeliveryRequest struct {
 
 func (s *Server) handleDelivery(w http.ResponseWriter, r *http.Request) {
 	writeFor(s, w, r, func(ctx context.Context, year int, m solidarity.MemberState, p DeliveryRequest, key string) (*solidarity.Entry, bool, error) {
+		if p.Transfer != nil {
+			// A transfer is the case flow's to record (POST /api/v1/cases/{id}/events).
+			return nil, false, &solidarity.Error{Code: solidarity.EINVALID, Field: "transfer",
+				Message: "a relocation transfer is recorded by the case flow, as the event transferred on the cases"}
+		}
 		return s.ledger.Deliver(ctx, year, m, p.Type, p.DeliveryPayload, key)
 	})
 }
@@ -355,7 +360,7 @@ func entryFilter(r *http.Request, defaultLimit int) (solidarity.EntryFilter, err
 	}
 	if v := q.Get("type"); v != "" {
 		t := solidarity.EntryType(v)
-		if !slices.Contains(solidarity.EntryTypes(), t) {
+		if !slices.Contains(solidarity.EntryTypes(), t) && !slices.Contains(solidarity.CaseEntryTypes(), t) {
 			return f, bad("type", fmt.Sprintf("%q is not an entry type", v))
 		}
 		f.Type = &t

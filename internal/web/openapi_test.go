@@ -33,6 +33,8 @@ func MustOpenAPI(tb testing.TB) (*openapi3.T, routers.Router) {
 	tb.Helper()
 	// The cycle file of POST /api/v1/pool is text: decode it as such for validation.
 	openapi3filter.RegisterBodyDecoder("application/toml", openapi3filter.PlainBodyDecoder)
+	// So is a ship's list as CSV (POST /api/v1/arrivals).
+	openapi3filter.RegisterBodyDecoder("text/csv", openapi3filter.PlainBodyDecoder)
 	doc, err := openapi3.NewLoader().LoadFromData(web.OpenAPI())
 	if err != nil {
 		tb.Fatalf("load openapi.yaml: %v", err)
@@ -270,10 +272,19 @@ var undocumented = map[string]string{
 	"/api/":                           "fallback: JSON not_found for any other API path (TestUnroutedAPI)",
 	"POST /pool/{year}/states/{state}/pledges":    "HTML form post of the state page (TestStatePageForms)",
 	"POST /pool/{year}/states/{state}/deliveries": "HTML form post of the state page (TestStatePageForms)",
-	"GET /ledger":  "HTML ledger view (TestLedgerPage)",
-	"GET /login":   "HTML login page (TestLoginPage)",
-	"POST /login":  "HTML login form post (TestLoginPage)",
-	"POST /logout": "HTML logout form post (TestLoginPage)",
+	"GET /ledger":                 "HTML ledger view (TestLedgerPage)",
+	"GET /login":                  "HTML login page (TestLoginPage)",
+	"POST /login":                 "HTML login form post (TestLoginPage)",
+	"POST /logout":                "HTML logout form post (TestLoginPage)",
+	"GET /arrivals":               "HTML arrivals and import form (TestCasePages)",
+	"POST /arrivals":              "HTML import form post (TestImportForm)",
+	"GET /arrivals/{id}":          "HTML arrival page (TestCasePages)",
+	"GET /cases/{id}":             "HTML case page (TestCasePages)",
+	"POST /cases/{id}/events":     "HTML event form post (TestCaseForms)",
+	"POST /cases/{id}/allocation": "HTML allocation form post (TestCaseForms)",
+	"GET /deadlines":              "HTML deadline view (TestCasePages)",
+	"POST /deadlines/apply":       "HTML form post of the deadline view (TestCasePages)",
+	"GET /access-log":             "HTML access log (TestCasePages)",
 }
 
 // muxPatterns returns the patterns registered in routes() of server.go, read from the
@@ -400,6 +411,20 @@ func TestDocumentedServed(t *testing.T) {
 		"POST /api/v1/tokens":                                           {"/api/v1/tokens", `{"name":"fr","label":"cli"}`, "application/json", 201},
 		"POST /api/v1/session":                                          {"/api/v1/session", `{"name":"coord","password":"` + testPassword + `"}`, "application/json", 201},
 		"DELETE /api/v1/session":                                        {"/api/v1/session", "", "", 204},
+		// The case flow: {case} is the fixture's single person (ARRIVED_SAR), {family}
+		// the head of its family K1 (RELOCATION_IDENTIFIED), {arrival} their arrival.
+		"POST /api/v1/arrivals":                {"/api/v1/arrivals", strings.Replace(seedList, "Test Star", "Other Star", 1), "text/csv", 201},
+		"GET /api/v1/arrivals":                 {"/api/v1/arrivals", "", "", 200},
+		"GET /api/v1/arrivals/{id}":            {"/api/v1/arrivals/{arrival}", "", "", 200},
+		"GET /api/v1/cases":                    {"/api/v1/cases?arrival={arrival}", "", "", 200},
+		"GET /api/v1/cases/{id}":               {"/api/v1/cases/{case}", "", "", 200},
+		"GET /api/v1/cases/{id}/person":        {"/api/v1/cases/{case}/person", "", "", 200},
+		"GET /api/v1/cases/{id}/determination": {"/api/v1/cases/{case}/determination", "", "", 200},
+		"POST /api/v1/cases/{id}/events":       {"/api/v1/cases/{case}/events", `{"event":"screening-started","at":"2027-02-21T08:00:00Z"}`, "application/json", 201},
+		"POST /api/v1/cases/{id}/allocation":   {"/api/v1/cases/{family}/allocation", `{"state":"FR"}`, "application/json", 201},
+		"GET /api/v1/deadlines":                {"/api/v1/deadlines?within=30d", "", "", 200},
+		"POST /api/v1/deadlines/apply":         {"/api/v1/deadlines/apply", "", "", 200},
+		"GET /api/v1/access-log":               {"/api/v1/access-log", "", "", 200},
 	}
 	for _, op := range documented(doc) {
 		t.Run(op, func(t *testing.T) {
@@ -408,7 +433,11 @@ func TestDocumentedServed(t *testing.T) {
 				t.Fatalf("no example for %s: add one", op)
 			}
 			method, _, _ := strings.Cut(op, " ")
-			f := newFixture(t, fixtureOpts{setup: true, passwords: op == "POST /api/v1/session"})
+			caseFlow := strings.Contains(op, "/arrivals") || strings.Contains(op, "/cases") || strings.Contains(op, "/deadlines") || strings.Contains(op, "/access-log")
+			f := newFixture(t, fixtureOpts{setup: true, passwords: op == "POST /api/v1/session", cases: caseFlow})
+			if caseFlow {
+				ex.path = strings.NewReplacer("{case}", string(f.caseIDs[2]), "{family}", string(f.caseIDs[0]), "{arrival}", string(f.arrival)).Replace(ex.path)
+			}
 			runContract(t, doc, router, f.ts.URL, f.tokens, []apiCase{{name: "example", method: method, target: ex.path,
 				contentType: ex.contentType, body: ex.body, as: "coord", status: ex.status}})
 		})

@@ -2,7 +2,9 @@
 // from embedded templates, no JavaScript needed), the JSON API under /api/v1, the
 // OpenAPI document at /openapi.yaml, the probes /healthz and /readyz and Prometheus
 // metrics at /metrics. With a ledger (WithLedger) it also serves login, live balances,
-// the pledge and delivery forms, the ledger view and the ledger API.
+// the pledge and delivery forms, the ledger view and the ledger API; with a case service
+// as well (WithCases), the case flow: arrivals, cases, deadlines and the access log, as
+// pages and under /api/v1.
 //
 // Authorisation is the ledger service's: handlers put the authenticated user into the
 // context (solidarity.NewContextWithUser), call the service and map its error codes to
@@ -23,6 +25,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/internal/casesvc"
 	"solidarity/internal/catalog"
 	"solidarity/internal/euromap"
 	"solidarity/internal/ledgersvc"
@@ -48,6 +51,7 @@ type Server struct {
 	DefaultCycle int
 
 	ledger  *ledgersvc.Service // nil: the dashboard of shipped data only, no login
+	cases   *casesvc.Service   // nil: no case flow (needs a ledger too)
 	now     func() time.Time
 	logins  *limiter
 	metrics *metrics
@@ -65,6 +69,12 @@ type Option func(*Server)
 // /api/v1/tokens and /api/v1/session. Without it those routes answer 404.
 func WithLedger(svc *ledgersvc.Service) Option { return func(s *Server) { s.ledger = svc } }
 
+// WithCases serves the case flow on a server with a ledger (WithLedger): the pages
+// /arrivals, /cases, /deadlines and /access-log, and the API under /api/v1/arrivals,
+// /api/v1/cases, /api/v1/deadlines and /api/v1/access-log. Without it those routes
+// answer 404.
+func WithCases(svc *casesvc.Service) Option { return func(s *Server) { s.cases = svc } }
+
 // WithClock replaces the clock of the login rate limit (tests).
 func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }
 
@@ -75,7 +85,8 @@ func WithLoginLimit(failures int, window time.Duration) Option {
 }
 
 // Pages of the site; each is parsed with layout.html at start.
-var pages = []string{"pool.html", "state.html", "error.html", "login.html", "ledger.html"}
+var pages = []string{"pool.html", "state.html", "error.html", "login.html", "ledger.html",
+	"arrivals.html", "arrival.html", "case.html", "deadlines.html", "accesslog.html"}
 
 // New parses every template and builds the map once, so that a broken template or map
 // fails the start, not a user's click.
@@ -136,6 +147,15 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /login", s.pages(s.handleLoginPage))
 	mux.HandleFunc("POST /login", s.pages(s.handleLogin))
 	mux.HandleFunc("POST /logout", s.pages(s.handleLogout))
+	mux.HandleFunc("GET /arrivals", s.casePages(s.handleArrivalsPage))
+	mux.HandleFunc("POST /arrivals", s.casePages(s.handleImportForm))
+	mux.HandleFunc("GET /arrivals/{id}", s.casePages(s.handleArrivalPage))
+	mux.HandleFunc("GET /cases/{id}", s.casePages(s.handleCasePage))
+	mux.HandleFunc("POST /cases/{id}/events", s.casePages(s.handleEventForm))
+	mux.HandleFunc("POST /cases/{id}/allocation", s.casePages(s.handleAllocationForm))
+	mux.HandleFunc("GET /deadlines", s.casePages(s.handleDeadlinesPage))
+	mux.HandleFunc("POST /deadlines/apply", s.casePages(s.handleApplyForm))
+	mux.HandleFunc("GET /access-log", s.casePages(s.handleAccessLogPage))
 
 	mux.HandleFunc("GET /api/v1/cycles", s.handleCycles)
 	mux.HandleFunc("GET /api/v1/cycles/{year}/pool", s.handlePool)
@@ -164,6 +184,18 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /api/v1/tokens", s.authed(s.handleCreateToken))
 	mux.HandleFunc("POST /api/v1/session", s.api(s.handleSessionCreate))
 	mux.HandleFunc("DELETE /api/v1/session", s.api(s.handleSessionDelete))
+	mux.HandleFunc("POST /api/v1/arrivals", s.caseAPI(s.handleRegisterArrival))
+	mux.HandleFunc("GET /api/v1/arrivals", s.caseAPI(s.handleArrivals))
+	mux.HandleFunc("GET /api/v1/arrivals/{id}", s.caseAPI(s.handleArrival))
+	mux.HandleFunc("GET /api/v1/cases", s.caseAPI(s.handleCases))
+	mux.HandleFunc("GET /api/v1/cases/{id}", s.caseAPI(s.handleCase))
+	mux.HandleFunc("GET /api/v1/cases/{id}/person", s.caseAPI(s.handlePerson))
+	mux.HandleFunc("GET /api/v1/cases/{id}/determination", s.caseAPI(s.handleDetermination))
+	mux.HandleFunc("POST /api/v1/cases/{id}/events", s.caseAPI(s.handleCaseEvent))
+	mux.HandleFunc("POST /api/v1/cases/{id}/allocation", s.caseAPI(s.handleAllocation))
+	mux.HandleFunc("GET /api/v1/deadlines", s.caseAPI(s.handleDeadlines))
+	mux.HandleFunc("POST /api/v1/deadlines/apply", s.caseAPI(s.handleApplyMissed))
+	mux.HandleFunc("GET /api/v1/access-log", s.caseAPI(s.handleAccessLog))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: "no such API endpoint: " + r.Method + " " + r.URL.Path})
 	})
