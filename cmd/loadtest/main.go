@@ -22,6 +22,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"solidarity/internal/keyring"
 )
 
 func main() {
@@ -66,7 +68,8 @@ func run(bin, db string, clients int, duration, reads time.Duration) error {
 	}
 	addrFile := filepath.Join(tmp, "addr")
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db, "--demo=false", "--log", "json")
-	cmd.Env = append(os.Environ(), "SOLIDARITY_ADDR_FILE="+addrFile)
+	// The personal-data key: the load test writes none, but a PostgreSQL server needs one.
+	cmd.Env = append(os.Environ(), "SOLIDARITY_ADDR_FILE="+addrFile, "SOLIDARITY_KEYS="+keyring.NewKey(1))
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
