@@ -8,15 +8,17 @@ import (
 	"net"
 	"os"
 	"slices"
+	"time"
 
 	"solidarity"
 	"solidarity/internal/app"
+	"solidarity/internal/casesvc"
 	"solidarity/internal/catalog"
 	"solidarity/internal/cyclefile"
 	"solidarity/internal/web"
 )
 
-const serveHelp = `Usage: solidarity serve [--addr 127.0.0.1:8080] [--db DSN] [--demo] [--cycle YEAR] [--log text|json]
+const serveHelp = `Usage: solidarity serve [--addr 127.0.0.1:8080] [--db DSN] [--demo] [--cycle YEAR] [--log text|json] [--apply-missed 1h]
 
 Serves the pool dashboard (table and map of Europe coloured by fair share, coverage or
 pledge type) with live balances from the ledger, a page per state with its pledges,
@@ -41,6 +43,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	logFormat := fs.String("log", "text", "log `format`: text or json")
 	dsn := fs.String("db", "", "database: a SQLite `file` or a postgres:// URL")
 	demo := fs.Bool("demo", true, "seed demonstration users into a database that has none")
+	applyEvery := fs.Duration("apply-missed", 0, "apply the consequences of missed time limits every `interval` (0: only on request)")
 	if err := parse(fs, args, false); err != nil {
 		return err
 	}
@@ -91,6 +94,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("seeding the Diciotti demo: %w", err)
 		}
 	}
+	if *applyEvery > 0 {
+		go applyMissed(ctx, cases, *applyEvery, logger)
+	}
 	// The server serves shipped reference data only: a request must never reach files
 	// on disk.
 	srv, err := web.New(&catalog.Catalog{}, logger, *year, web.WithLedger(svc))
@@ -104,4 +110,25 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			os.WriteFile(f, []byte(a.String()), 0o644)
 		}
 	})
+}
+
+// applyMissed records, as the system, the consequences the law attaches to missed time
+// limits (tacit acceptance, responsibility shifting, ...) every interval until ctx ends.
+func applyMissed(ctx context.Context, cases *casesvc.Service, every time.Duration, logger *slog.Logger) {
+	sys := solidarity.NewContextWithUser(ctx, solidarity.System)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		out, err := cases.ApplyMissed(sys)
+		if err != nil {
+			logger.Error("applying missed time limits", slog.String("error", err.Error()))
+		} else if len(out) > 0 {
+			logger.Info("applied missed time limits", slog.Int("consequences", len(out)))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

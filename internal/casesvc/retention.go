@@ -29,8 +29,9 @@ type Consequence struct {
 // (Art. 37(1) AMMR) or take charge time limit (Art. 39(1)), tacit acceptance (Art.
 // 40), the end of the border procedure (Art. 51(2) APR), and so on. Each is an event
 // recorded by the system, dated now, noting the limit missed; limits whose consequence
-// is not an event the case's state allows are reported for an officer. Coordinator
-// only (the server runs it for the system).
+// is not an event the case's state allows are reported for an officer. One run looks
+// at the 1000 most overdue cases; run it again for more. Coordinator only (serve
+// --apply-missed runs it periodically as the system).
 func (s *Service) ApplyMissed(ctx context.Context) ([]Consequence, error) {
 	if !solidarity.Can(user(ctx), solidarity.WriteCaseEvent, "") {
 		return nil, denied(solidarity.WriteCaseEvent, "")
