@@ -360,7 +360,7 @@ func entryFilter(r *http.Request, defaultLimit int) (solidarity.EntryFilter, err
 	}
 	if v := q.Get("type"); v != "" {
 		t := solidarity.EntryType(v)
-		if !slices.Contains(solidarity.EntryTypes(), t) && !slices.Contains(solidarity.CaseEntryTypes(), t) {
+		if !slices.Contains(solidarity.EntryTypes(), t) {
 			return f, bad("type", fmt.Sprintf("%q is not an entry type", v))
 		}
 		f.Type = &t

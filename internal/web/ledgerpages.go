@@ -323,7 +323,7 @@ func (s *Server) handleLedgerPage(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	page := ledgerPage{base: s.base(r, "Ledger"), Page: entries, Cycle: q.Get("cycle"), State: q.Get("state"), Type: q.Get("type"),
-		Limit: f.Limit, Types: append(solidarity.EntryTypes(), solidarity.CaseEntryTypes()...), States: solidarity.MemberStates()}
+		Limit: f.Limit, Types: solidarity.EntryTypes(), States: solidarity.MemberStates()}
 	if !solidarity.Can(u, solidarity.ReadLedger, "") {
 		page.OwnState = u.State
 	}

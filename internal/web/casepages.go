@@ -1,0 +1,636 @@
+package web
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"solidarity"
+	"solidarity/arrival"
+	"solidarity/cases"
+	"solidarity/deadline"
+	"solidarity/internal/casesvc"
+)
+
+// The pages of the case flow: the arrivals and the import of a ship's list, an
+// arrival's cases, a case (its flow, deadlines, the forms to record an event or
+// allocate the family, the personal record and the responsibility determination),
+// the deadline view and the access log. As on the state pages, the role table decides
+// which forms a page shows and the service decides again on post; a post answers with
+// a redirect (303) to the page, or shows the page again with what was wrong.
+
+// casePages wraps a page of the case flow: 404 without the case service, the login
+// page for the public.
+func (s *Server) casePages(h http.HandlerFunc) http.HandlerFunc {
+	return s.pages(func(w http.ResponseWriter, r *http.Request) {
+		if s.cases == nil {
+			s.pageError(w, r, errNoCases)
+			return
+		}
+		if solidarity.UserFromContext(r.Context()) == nil {
+			s.toLogin(w, r)
+			return
+		}
+		h(w, r)
+	})
+}
+
+// formKey is an idempotency key for one rendering of a form: one submission, one entry.
+func formKey() string { return "form-" + rand.Text() }
+
+// --- arrivals ---
+
+type arrivalsPage struct {
+	base
+	Arrivals  []*solidarity.Arrival
+	Import    bool   // the user may import a ship's list
+	ImportKey string // idempotency key of the import form
+	Error     *solidarity.Error
+}
+
+func (s *Server) arrivalsPage(r *http.Request) (*arrivalsPage, error) {
+	as, err := s.cases.Arrivals(r.Context(), solidarity.ArrivalFilter{Limit: 1000})
+	if err != nil {
+		return nil, err
+	}
+	u := solidarity.UserFromContext(r.Context())
+	return &arrivalsPage{base: s.base(r, "Arrivals"), Arrivals: as, Import: mayImport(u), ImportKey: formKey()}, nil
+}
+
+func (s *Server) handleArrivalsPage(w http.ResponseWriter, r *http.Request) {
+	page, err := s.arrivalsPage(r)
+	if err != nil {
+		s.pageServiceError(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "arrivals.html", page)
+}
+
+// handleImportForm registers the ship's list of the upload: CSV or JSON, read by its
+// first byte. A bad list shows the arrivals page again with the line and field of the
+// first problem; nothing of it is registered.
+func (s *Server) handleImportForm(w http.ResponseWriter, r *http.Request) {
+	fail := func(err error) {
+		page, perr := s.arrivalsPage(r)
+		if perr != nil {
+			s.pageServiceError(w, r, perr)
+			return
+		}
+		e, ok := errors.AsType[*solidarity.Error](err)
+		if !ok || e.Code == solidarity.EINTERNAL {
+			s.pageServiceError(w, r, err)
+			return
+		}
+		if e.Code == solidarity.EUNAUTHORIZED {
+			s.pageError(w, r, err)
+			return
+		}
+		page.Error = e
+		s.render(w, r, HTTPStatus(e.Code), "arrivals.html", page)
+	}
+	if err := r.ParseMultipartForm(1 << 20); err != nil {
+		fail(&solidarity.Error{Code: solidarity.EINVALID, Field: "list", Message: "cannot read the upload (a ship's list is at most 1 MiB here)"})
+		return
+	}
+	defer r.MultipartForm.RemoveAll()
+	key := r.PostForm.Get("idempotency_key")
+	if err := checkKey(key); err != nil {
+		fail(err)
+		return
+	}
+	f, fh, err := r.FormFile("list")
+	if err != nil {
+		fail(&solidarity.Error{Code: solidarity.EINVALID, Field: "list", Message: "choose a file: the ship's list as CSV or JSON"})
+		return
+	}
+	defer f.Close()
+	l, err := readUpload(f, fh)
+	if err != nil {
+		fail(err)
+		return
+	}
+	reg, err := s.cases.Register(r.Context(), l, key)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if !reg.Replayed {
+		s.metrics.appends.WithLabelValues(string(reg.Entry.Type)).Inc()
+	}
+	http.Redirect(w, r, "/arrivals/"+url.PathEscape(string(reg.Arrival.ID))+"?imported=1", http.StatusSeeOther)
+}
+
+// readUpload parses an uploaded ship's list, named in errors by its base name.
+func readUpload(f multipart.File, fh *multipart.FileHeader) (*arrival.List, error) {
+	name := path.Base(strings.ReplaceAll(fh.Filename, "\\", "/"))
+	if name == "." || name == "/" || name == "" {
+		name = "upload"
+	}
+	return arrival.ParseList(name, f)
+}
+
+// countRow is the number of cases in one state.
+type countRow struct {
+	State cases.State
+	Label string
+	N     int
+}
+
+// countRows orders counts by the flow.
+func countRows(counts map[string]int) []countRow {
+	var out []countRow
+	for _, st := range cases.States() {
+		if n := counts[string(st)]; n > 0 {
+			out = append(out, countRow{State: st, Label: st.Label(), N: n})
+		}
+	}
+	return out
+}
+
+// caseRow is a case in a table, with its next time limit.
+type caseRow struct {
+	CaseSummary
+	Overdue, Soon bool
+}
+
+type familyGroup struct {
+	Family solidarity.FamilyID
+	Cases  []caseRow
+}
+
+// relocationRow is how a Member State's relocation pledge is drawn on by an
+// arrival's families.
+type relocationRow struct {
+	State                  solidarity.MemberState
+	Allocated, Transferred int
+	Year                   int
+	Pledged, Delivered     int64 // the state's relocation pledge and deliveries in the cycle
+	PledgeKnown            bool
+}
+
+type arrivalPage struct {
+	base
+	Arrival    *solidarity.Arrival
+	Counts     []countRow
+	Total      int
+	Families   []familyGroup
+	Relocation []relocationRow
+	Imported   bool
+}
+
+// transferredStates are the states of a case transferred to its Member State of
+// relocation.
+var transferredStates = []cases.State{cases.RelocatedOut, cases.RelocationArrived, cases.RelocationNoShow}
+
+func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
+	d, _, err := s.arrivalDetail(r.Context(), solidarity.ArrivalID(r.PathValue("id")))
+	if err != nil {
+		s.pageServiceError(w, r, err)
+		return
+	}
+	now := s.cases.Now()
+	page := arrivalPage{base: s.base(r, "Arrival "+d.Arrival.Vessel), Arrival: d.Arrival, Counts: countRows(d.Counts),
+		Imported: r.URL.Query().Get("imported") != ""}
+	for _, c := range page.Counts {
+		page.Total += c.N
+	}
+	at := map[solidarity.FamilyID]int{}
+	reloc := map[solidarity.MemberState]*relocationRow{}
+	for _, c := range d.Cases {
+		i, ok := at[c.Family]
+		if !ok {
+			i = len(page.Families)
+			at[c.Family] = i
+			page.Families = append(page.Families, familyGroup{Family: c.Family})
+		}
+		row := caseRow{CaseSummary: c}
+		if !c.NextDue.IsZero() {
+			row.Overdue = !now.Before(c.NextDue)
+			row.Soon = !row.Overdue && c.NextDue.Before(now.Add(s.cases.Params.DueSoon))
+		}
+		page.Families[i].Cases = append(page.Families[i].Cases, row)
+		if c.Allocated != "" {
+			rr := reloc[c.Allocated]
+			if rr == nil {
+				rr = &relocationRow{State: c.Allocated, Year: d.Arrival.At.Year()}
+				reloc[c.Allocated] = rr
+			}
+			rr.Allocated++
+			if slices.Contains(transferredStates, c.State) {
+				rr.Transferred++
+			}
+		}
+	}
+	if len(reloc) > 0 {
+		s.pledgesOf(r, d.Arrival.At.Year(), reloc)
+		for _, m := range solidarity.MemberStates() {
+			if rr := reloc[m]; rr != nil {
+				page.Relocation = append(page.Relocation, *rr)
+			}
+		}
+	}
+	s.render(w, r, http.StatusOK, "arrival.html", page)
+}
+
+// pledgesOf fills in the relocation pledges and deliveries of the year's cycle from
+// the ledger's balances, when the ledger holds that cycle.
+func (s *Server) pledgesOf(r *http.Request, year int, rows map[solidarity.MemberState]*relocationRow) {
+	b, err := s.ledger.Balances(r.Context(), year, time.Time{})
+	if err != nil {
+		return // no such cycle: the page shows the allocations only
+	}
+	for _, sb := range b.States {
+		rr := rows[solidarity.MemberState(sb.State)]
+		if rr == nil {
+			continue
+		}
+		rr.Delivered = sb.Delivered.Relocations
+		if sb.PledgeKnown && sb.Pledged != nil {
+			rr.PledgeKnown = true
+			rr.Pledged = sb.Pledged.RelocationApplicants + sb.Pledged.RelocationBeneficiaries
+		}
+	}
+}
+
+// --- a case ---
+
+// relocationStateEvents are the acts of the Member State of relocation (Arts. 67–68):
+// only its officers (and the coordinator) get them in the event form. The service
+// decides again.
+var relocationStateEvents = []cases.Event{cases.RelocationConfirmation, cases.RelocationRefused,
+	cases.RelocationComplex, cases.ArrivalNotified, cases.NoShow}
+
+// requestEvents are sent to another Member State, named in the form's target.
+var requestEvents = []cases.Event{cases.TakeChargeRequestSent, cases.TakeBackNotificationSent, cases.HumanitarianRequestSent}
+
+type option struct {
+	Value, Label string
+}
+
+type eventForm struct {
+	Action, Key string
+	Events      []option
+	Targets     []solidarity.MemberState
+	TargetFor   string // the events that need a target, for the label
+	Now         string // the latest date the form accepts (UTC)
+}
+
+type allocationForm struct {
+	Action, Key string
+	States      []solidarity.MemberState
+}
+
+type historyRow struct {
+	At                 time.Time
+	Event              cases.Event
+	Label              string
+	From, To           cases.State
+	FromLabel, ToLabel string
+	Article            string
+}
+
+type dueRow struct {
+	deadline.Due
+	Overdue, Soon bool
+}
+
+type casePage struct {
+	base
+	View        *casesvc.CaseView
+	Arrival     *solidarity.Arrival
+	History     []historyRow
+	Dues        []dueRow
+	EventForm   *eventForm
+	AllocForm   *allocationForm
+	FormError   string
+	Flash       string
+	MayPersonal bool // the user may read the personal record (every read is logged)
+	Person      *arrival.Person
+	PersonError string
+	Determined  *casesvc.Determination
+}
+
+// mayOn reports whether u may do a on the case's benefitting or allocated state.
+func mayOn(u *solidarity.User, a solidarity.Action, r *solidarity.CaseRecord) bool {
+	return solidarity.Can(u, a, r.Benefitting) || (r.Allocated != "" && solidarity.Can(u, a, r.Allocated))
+}
+
+func (s *Server) casePage(r *http.Request, id solidarity.CaseID) (*casePage, error) {
+	v, err := s.cases.Case(r.Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	u := solidarity.UserFromContext(r.Context())
+	now := s.cases.Now()
+	page := &casePage{base: s.base(r, "Case "+string(id)), View: v, MayPersonal: mayOn(u, solidarity.ReadPersonal, v.Record)}
+	if a, err := s.cases.Arrival(r.Context(), v.Record.Arrival); err == nil {
+		page.Arrival = a
+	}
+	for _, t := range v.Flow.History {
+		page.History = append(page.History, historyRow{At: t.At, Event: t.Event, Label: t.Event.Label(), From: t.From, To: t.To,
+			FromLabel: t.From.Label(), ToLabel: t.To.Label(), Article: t.Article})
+	}
+	for _, d := range v.Dues {
+		over := d.Overdue(now)
+		page.Dues = append(page.Dues, dueRow{Due: d, Overdue: over, Soon: !over && d.Within(now, s.cases.Params.DueSoon)})
+	}
+	rec := v.Record
+	benefitting := solidarity.Can(u, solidarity.WriteCaseEvent, rec.Benefitting)
+	relocating := rec.Allocated != "" && solidarity.Can(u, solidarity.WriteCaseEvent, rec.Allocated)
+	if benefitting || relocating {
+		f := &eventForm{Action: "/cases/" + url.PathEscape(string(id)) + "/events", Key: formKey(),
+			Now: now.UTC().Format("2006-01-02T15:04")}
+		for _, ev := range v.Allowed {
+			byRelocation := slices.Contains(relocationStateEvents, ev)
+			if byRelocation && relocating || !byRelocation && benefitting {
+				f.Events = append(f.Events, option{Value: string(ev), Label: ev.Label()})
+			}
+		}
+		var names []string
+		for _, ev := range requestEvents {
+			names = append(names, string(ev))
+		}
+		f.TargetFor = strings.Join(names, ", ")
+		for _, m := range solidarity.MemberStates() {
+			if m != rec.Benefitting {
+				f.Targets = append(f.Targets, m)
+			}
+		}
+		if len(f.Events) > 0 {
+			page.EventForm = f
+		}
+	}
+	if st := cases.State(rec.State); (st == cases.RelocationIdentified || st == cases.RelocationSecurityCleared) &&
+		solidarity.Can(u, solidarity.AssignCase, "") {
+		f := &allocationForm{Action: "/cases/" + url.PathEscape(string(id)) + "/allocation", Key: formKey()}
+		for _, m := range solidarity.MemberStates() {
+			if m != rec.Benefitting {
+				f.States = append(f.States, m)
+			}
+		}
+		page.AllocForm = f
+	}
+	q := r.URL.Query()
+	if ev := cases.Event(q.Get("recorded")); ev.Valid() {
+		page.Flash = "Recorded: " + ev.Label() + "."
+	}
+	if m, ok := solidarity.ParseMemberState(q.Get("allocated")); ok {
+		page.Flash = "The family is allocated to " + string(m) + " for relocation."
+	}
+	return page, nil
+}
+
+func (s *Server) handleCasePage(w http.ResponseWriter, r *http.Request) {
+	id := pathCase(r)
+	page, err := s.casePage(r, id)
+	if err != nil {
+		s.pageServiceError(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	if q.Get("person") != "" {
+		p, err := s.cases.Person(r.Context(), id, "view")
+		switch code := solidarity.ErrorCode(err); code {
+		case "":
+			page.Person = p
+		case solidarity.EUNAUTHORIZED, solidarity.ENOTFOUND:
+			page.PersonError = solidarity.ErrorMessage(err)
+		default:
+			s.pageError(w, r, err)
+			return
+		}
+	}
+	if q.Get("determine") != "" {
+		d, err := s.cases.Determine(r.Context(), id)
+		switch code := solidarity.ErrorCode(err); code {
+		case "":
+			page.Determined = d
+		case solidarity.EUNAUTHORIZED, solidarity.ENOTFOUND:
+			page.PersonError = solidarity.ErrorMessage(err)
+		default:
+			s.pageError(w, r, err)
+			return
+		}
+	}
+	s.render(w, r, http.StatusOK, "case.html", page)
+}
+
+// caseForm runs a form post of a case page: a rule broken shows the page again with
+// the reason; a refusal is the error page; success redirects to the page.
+func (s *Server) caseForm(w http.ResponseWriter, r *http.Request, do func(key string) (*casesvc.Applied, string, error)) {
+	id := pathCase(r)
+	if err := r.ParseForm(); err != nil {
+		s.pageError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Message: "cannot read the form"})
+		return
+	}
+	key := r.PostForm.Get("idempotency_key")
+	if err := checkKey(key); err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	a, flash, err := do(key)
+	switch code := solidarity.ErrorCode(err); code {
+	case "":
+		if !a.Replayed {
+			s.metrics.appends.WithLabelValues(string(a.Entry.Type)).Inc()
+		}
+		http.Redirect(w, r, "/cases/"+url.PathEscape(string(id))+"?"+flash+"#flow", http.StatusSeeOther)
+	case solidarity.EUNAUTHORIZED, solidarity.ENOTFOUND, solidarity.EINTERNAL:
+		s.pageServiceError(w, r, err)
+	default:
+		page, perr := s.casePage(r, id)
+		if perr != nil {
+			s.pageServiceError(w, r, perr)
+			return
+		}
+		page.FormError = solidarity.ErrorMessage(err)
+		if e, ok := errors.AsType[*solidarity.Error](err); ok && e.Article != "" {
+			page.FormError += " (" + e.Article + ")"
+		}
+		s.render(w, r, HTTPStatus(code), "case.html", page)
+	}
+}
+
+func (s *Server) handleEventForm(w http.ResponseWriter, r *http.Request) {
+	s.caseForm(w, r, func(key string) (*casesvc.Applied, string, error) {
+		f := r.PostForm
+		req, err := eventRequest(pathCase(r), EventRequest{Event: cases.Event(f.Get("event")), At: f.Get("at"),
+			Target: solidarity.MemberState(f.Get("target")), Family: f.Get("family") != "", Note: f.Get("note")})
+		if err != nil {
+			return nil, "", err
+		}
+		if !slices.Contains(requestEvents, req.Event) {
+			req.Target = "" // the form's target select is for requests only
+		}
+		a, err := s.cases.Apply(r.Context(), req, key)
+		return a, "recorded=" + url.QueryEscape(string(req.Event)), err
+	})
+}
+
+func (s *Server) handleAllocationForm(w http.ResponseWriter, r *http.Request) {
+	s.caseForm(w, r, func(key string) (*casesvc.Applied, string, error) {
+		m, ok := solidarity.ParseMemberState(r.PostForm.Get("state"))
+		if !ok {
+			return nil, "", &solidarity.Error{Code: solidarity.EINVALID, Field: "state", Message: "choose a Member State"}
+		}
+		a, err := s.cases.Assign(r.Context(), pathCase(r), m, key)
+		return a, "allocated=" + string(m), err
+	})
+}
+
+// --- deadlines ---
+
+type deadlinesPage struct {
+	base
+	Overdue, Soon []casesvc.DueRow
+	Within        string
+	States        []solidarity.MemberState
+	State         string
+	Apply         bool // the user may apply the consequences of missed time limits
+	Applied       []casesvc.Consequence
+	AppliedDone   bool
+}
+
+func (s *Server) deadlinesPage(r *http.Request) (*deadlinesPage, error) {
+	q := r.URL.Query()
+	within, err := parseWithin(q.Get("within"))
+	if err != nil {
+		return nil, err
+	}
+	m, err := queryState(r, "state")
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.cases.Deadlines(r.Context(), within, m, 1000)
+	if err != nil {
+		return nil, err
+	}
+	u := solidarity.UserFromContext(r.Context())
+	page := &deadlinesPage{base: s.base(r, "Deadlines"), Within: q.Get("within"), State: q.Get("state"),
+		Apply: solidarity.Can(u, solidarity.WriteCaseEvent, "")}
+	if solidarity.Can(u, solidarity.ReadCases, "") {
+		page.States = solidarity.MemberStates()
+	}
+	if page.Within == "" {
+		page.Within = fmt.Sprintf("%dd", int(s.cases.Params.DueSoon/(24*time.Hour)))
+	}
+	for _, row := range rows {
+		if row.Overdue {
+			page.Overdue = append(page.Overdue, row)
+		} else {
+			page.Soon = append(page.Soon, row)
+		}
+	}
+	return page, nil
+}
+
+func (s *Server) handleDeadlinesPage(w http.ResponseWriter, r *http.Request) {
+	page, err := s.deadlinesPage(r)
+	if err != nil {
+		s.pageServiceError(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "deadlines.html", page)
+}
+
+// handleApplyForm applies the consequences of missed time limits and shows the
+// deadline view with what was applied.
+func (s *Server) handleApplyForm(w http.ResponseWriter, r *http.Request) {
+	applied, err := s.cases.ApplyMissed(r.Context())
+	if err != nil {
+		s.pageServiceError(w, r, err)
+		return
+	}
+	r2 := r.Clone(r.Context())
+	r2.Method, r2.URL = http.MethodGet, &url.URL{Path: "/deadlines"}
+	page, err := s.deadlinesPage(r2)
+	if err != nil {
+		s.pageServiceError(w, r, err)
+		return
+	}
+	page.Applied, page.AppliedDone = applied, true
+	s.render(w, r, http.StatusOK, "deadlines.html", page)
+}
+
+// --- access log ---
+
+type accessLogPage struct {
+	base
+	Rows        []*solidarity.Access
+	Case, Actor string
+	Limit       int
+}
+
+func (s *Server) handleAccessLogPage(w http.ResponseWriter, r *http.Request) {
+	f, err := accessFilter(r)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	rows, err := s.cases.AccessLog(r.Context(), f)
+	if err != nil {
+		s.pageServiceError(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	s.render(w, r, http.StatusOK, "accesslog.html", accessLogPage{base: s.base(r, "Access log"), Rows: rows,
+		Case: q.Get("case"), Actor: q.Get("actor"), Limit: f.Limit})
+}
+
+// --- template helpers ---
+
+// tagText spells out a certainty tag; R (recalled, not read in the legal text) asks
+// the reader to verify.
+func tagText(c solidarity.Certainty) string {
+	switch c {
+	case "V":
+		return "V — read in the legal text"
+	case "P":
+		return "P — partly read"
+	case "R":
+		return "R — recalled, not read: verify"
+	case "M":
+		return "M — modelled"
+	case "S":
+		return "S — secondary source"
+	case "U":
+		return "U — unattributed"
+	}
+	return string(c)
+}
+
+// dueText is a time limit's end: a day, or an instant for limits in hours.
+func dueText(d deadline.Due) string {
+	if d.Hours {
+		return d.Due.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return d.Due.Format(time.DateOnly)
+}
+
+func init() {
+	funcs["tagText"] = tagText
+	funcs["dueText"] = dueText
+	funcs["date"] = func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format(time.DateOnly)
+	}
+	funcs["datetime"] = func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	funcs["stateLabel"] = func(st cases.State) string { return st.Label() }
+	funcs["eventLabel"] = func(ev cases.Event) string { return ev.Label() }
+	funcs["caseURL"] = func(id solidarity.CaseID) string { return "/cases/" + url.PathEscape(string(id)) }
+	funcs["arrivalURL"] = func(id solidarity.ArrivalID) string { return "/arrivals/" + url.PathEscape(string(id)) }
+}
