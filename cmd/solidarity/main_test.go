@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -148,19 +153,23 @@ func TestTableHasFootnotes(t *testing.T) {
 	}
 }
 
-// serve starts on embedded defaults, answers the probe and the dashboard, and stops
-// cleanly when its context ends.
+// serve starts on embedded defaults (the README's main command), answers the probe
+// and the dashboard, shows the Diciotti demo to the coordinator whose password it
+// printed, and stops cleanly when its context ends.
 func TestServe(t *testing.T) {
 	addrFile := filepath.Join(t.TempDir(), "addr")
 	t.Setenv("SOLIDARITY_ADDR_FILE", addrFile)
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", "")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
+	var out syncBuffer
 	go func() {
-		var out, errb bytes.Buffer
+		var errb bytes.Buffer
 		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--log", "json", "--db", filepath.Join(t.TempDir(), "s.db")}, &out, &errb)
 	}()
 	var addr string
-	for range 200 {
+	for range 3000 { // seeding the demo takes a moment, longer on a loaded machine
 		if b, err := os.ReadFile(addrFile); err == nil && len(b) > 0 {
 			addr = string(b)
 			break
@@ -178,6 +187,27 @@ func TestServe(t *testing.T) {
 		if res != nil {
 			res.Body.Close()
 		}
+	}
+	// The coordinator logs in with the printed password and sees the Diciotti.
+	m := regexp.MustCompile(`coordinator\s+coordinator\s+password (\S+)`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no coordinator password printed:\n%s", out.String())
+	}
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	res, err := c.PostForm("http://"+addr+"/login", url.Values{"name": {"coordinator"}, "password": {m[1]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	res, err = c.Get("http://" + addr + "/arrivals")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(page), "Ubaldo Diciotti") || !strings.Contains(string(page), "Catania") {
+		t.Errorf("/arrivals as coordinator: %d, no Diciotti landing in\n%.2000s", res.StatusCode, page)
 	}
 	cancel()
 	if code := <-done; code != 0 {
@@ -250,4 +280,22 @@ func TestResponsibility(t *testing.T) {
 	if code, _, errs := run(t, "responsibility", bad); code != 2 || !strings.Contains(errs, "bad.json") || !strings.Contains(errs, "shoe") {
 		t.Fatalf("bad input: exit %d %s", code, errs)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }

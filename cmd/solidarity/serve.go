@@ -99,7 +99,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// The server serves shipped reference data only: a request must never reach files
 	// on disk.
-	srv, err := web.New(&catalog.Catalog{}, logger, *year, web.WithLedger(svc))
+	srv, err := web.New(&catalog.Catalog{}, logger, *year, web.WithLedger(svc), web.WithCases(cases))
 	if err != nil {
 		return err
 	}

@@ -420,3 +420,49 @@ func TestKeyRotation(t *testing.T) {
 		}
 	})
 }
+
+// TestRetries: an event or an allocation retried under its idempotency key is a replay
+// even after the case moved on; the same key for another request is refused.
+func TestRetries(t *testing.T) {
+	stores(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn)
+		r := e.register()
+		mother := r.Cases[0].ID
+		ctx := e.as(officerIT)
+		req := casesvc.EventRequest{Case: mother, Event: cases.RelocationCandidate}
+		first, err := e.svc.Apply(ctx, req, "ev-1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.Apply(ctx, casesvc.EventRequest{Case: mother, Event: cases.RelocationCleared}, "ev-2"); err != nil {
+			t.Fatal(err)
+		}
+		e.now = e.now.Add(time.Hour) // a retry comes later
+		again, err := e.svc.Apply(ctx, req, "ev-1")
+		if err != nil || !again.Replayed || again.Entry.Seq != first.Entry.Seq {
+			t.Fatalf("retry after the case moved on: %+v %v", again, err)
+		}
+		_, err = e.svc.Apply(ctx, casesvc.EventRequest{Case: mother, Event: cases.SecurityThreat}, "ev-1")
+		mustCode(t, "another event under a used key", err, solidarity.ECONFLICT)
+		_, err = e.svc.Apply(e.as(officerDE), req, "ev-1")
+		mustCode(t, "another user's retry", err, solidarity.ENOTFOUND)
+
+		if _, _, err := e.ledger.Pledge(e.as(solidarity.System), 2026, "DE",
+			solidarity.PledgePayload{Type: solidarity.RelocationApplicants, Relocations: 5}, ""); err != nil {
+			t.Fatal(err)
+		}
+		al, err := e.svc.Assign(e.as(coordinator), mother, "DE", "al-1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.Apply(ctx, casesvc.EventRequest{Case: mother, Event: cases.RelocationInfo}, ""); err != nil {
+			t.Fatal(err)
+		}
+		again, err = e.svc.Assign(e.as(coordinator), mother, "DE", "al-1")
+		if err != nil || !again.Replayed || again.Entry.Seq != al.Entry.Seq {
+			t.Fatalf("allocation retried after the information was sent: %+v %v", again, err)
+		}
+		_, err = e.svc.Assign(e.as(coordinator), mother, "PT", "al-1")
+		mustCode(t, "another allocation under a used key", err, solidarity.ECONFLICT)
+	})
+}

@@ -2,6 +2,7 @@ package casesvc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -52,6 +53,14 @@ var familyEvents = []cases.Event{cases.RelocationCandidate, cases.RelocationClea
 var relocationStateEvents = []cases.Event{cases.RelocationConfirmation, cases.RelocationRefused,
 	cases.RelocationComplex, cases.ArrivalNotified, cases.NoShow}
 
+// ByStateOfRelocation reports whether ev is an act of the Member State of relocation
+// (its officers record it) rather than of the benefitting Member State.
+func ByStateOfRelocation(ev cases.Event) bool { return slices.Contains(relocationStateEvents, ev) }
+
+// SentToAnotherState reports whether ev sends the case to another Member State, which
+// EventRequest.Target names.
+func SentToAnotherState(ev cases.Event) bool { return slices.Contains(requestEvents, ev) }
+
 // requestEvents send the case to another Member State, named by Target.
 var requestEvents = []cases.Event{cases.TakeChargeRequestSent, cases.TakeBackNotificationSent, cases.HumanitarianRequestSent}
 
@@ -82,17 +91,61 @@ func (s *Service) Apply(ctx context.Context, req EventRequest, idemKey string) (
 	return s.apply(ctx, req, idemKey, "")
 }
 
+// apply is Apply. A request retried under its idempotency key after it succeeded is
+// answered as a replay even though the case has moved on since (see replay).
 func (s *Service) apply(ctx context.Context, req EventRequest, idemKey, consequence string) (*Applied, error) {
+	a, stored, err := s.applyEvent(ctx, req, idemKey, consequence)
+	if err != nil && idemKey != "" && !stored {
+		// Refused before the store saw the key: a retry of a request that succeeded
+		// finds the case moved on. Ask the store whether the key recorded it.
+		if r, rerr := s.Store.Case(ctx, req.Case); rerr == nil && mayOnCase(ctx, solidarity.ReadCases, r) {
+			if e, ok := s.replay(ctx, idemKey, requestEntry(ctx, "event", r, req)); ok {
+				return &Applied{Entry: e, Cases: []*solidarity.CaseRecord{r}, Replayed: true}, nil
+			}
+		}
+	}
+	return a, err
+}
+
+// requestEntry is the entry a request starts as: its kind and the request as the
+// caller sent it, on the case. The store fingerprints it for the idempotency key, so
+// a retry matches however the case moved since; the check then fills in the
+// transition actually recorded.
+func requestEntry(ctx context.Context, kind string, r *solidarity.CaseRecord, req any) *solidarity.Entry {
+	p, err := ledger.Payload(map[string]any{kind: req})
+	if err != nil {
+		p = []byte(`{}`)
+	}
+	return &solidarity.Entry{Type: solidarity.CaseEvent, State: r.Benefitting, Ref: string(r.ID), Actor: actor(ctx), Payload: p}
+}
+
+var errNoReplay = errors.New("casesvc: not a replay")
+
+// replay asks the store whether idemKey already recorded the request e: it appends e
+// under the key with a check that refuses, so nothing is ever written; a stored entry
+// of the same request comes back as a replay.
+func (s *Service) replay(ctx context.Context, idemKey string, e *solidarity.Entry) (*solidarity.Entry, bool) {
+	e.At = s.now()
+	out, replayed, err := s.Store.AppendCase(ctx, idemKey, e, nil, func(solidarity.View) error { return errNoReplay })
+	if err != nil || !replayed {
+		return nil, false
+	}
+	return out, true
+}
+
+// applyEvent is apply without the late replay; stored reports whether the error came
+// from the store's append (which looked at the idempotency key).
+func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, consequence string) (_ *Applied, stored bool, err error) {
 	if !req.Event.Valid() {
-		return nil, invalid("event", "", "unknown event %q", req.Event)
+		return nil, false, invalid("event", "", "unknown event %q", req.Event)
 	}
 	r, err := s.Store.Case(ctx, req.Case)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	f, err := decodeFlow(r)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	party := r.Benefitting
 	if slices.Contains(relocationStateEvents, req.Event) {
@@ -100,9 +153,9 @@ func (s *Service) apply(ctx context.Context, req EventRequest, idemKey, conseque
 	}
 	if party == "" || !solidarity.Can(user(ctx), solidarity.WriteCaseEvent, party) {
 		if !mayOnCase(ctx, solidarity.ReadCases, r) {
-			return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: fmt.Sprintf("no case %s", req.Case)}
+			return nil, false, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: fmt.Sprintf("no case %s", req.Case)}
 		}
-		return nil, denied(solidarity.WriteCaseEvent, party)
+		return nil, false, denied(solidarity.WriteCaseEvent, party)
 	}
 	now := s.now()
 	at := req.At
@@ -111,17 +164,17 @@ func (s *Service) apply(ctx context.Context, req EventRequest, idemKey, conseque
 	}
 	at = ledger.Normalize(at)
 	if at.After(now) {
-		return nil, invalid("at", req.Event.Article(), "event %s dated %s is in the future", req.Event, at.Format(time.RFC3339))
+		return nil, false, invalid("at", req.Event.Article(), "event %s dated %s is in the future", req.Event, at.Format(time.RFC3339))
 	}
 	if slices.Contains(requestEvents, req.Event) {
 		if !req.Target.Valid() || req.Target == r.Benefitting {
-			return nil, invalid("target", req.Event.Article(), "event %s needs the Member State it is sent to (not %q)", req.Event, req.Target)
+			return nil, false, invalid("target", req.Event.Article(), "event %s needs the Member State it is sent to (not %q)", req.Event, req.Target)
 		}
 	} else if req.Target != "" {
-		return nil, invalid("target", req.Event.Article(), "event %s is not sent to another Member State", req.Event)
+		return nil, false, invalid("target", req.Event.Article(), "event %s is not sent to another Member State", req.Event)
 	}
 	if req.Event == cases.RelocationInfo && r.Allocated == "" {
-		return nil, conflict("Art. 67 AMMR", "case %s is not allocated to a Member State of relocation yet: the coordinator allocates the family first", r.ID)
+		return nil, false, conflict("Art. 67 AMMR", "case %s is not allocated to a Member State of relocation yet: the coordinator allocates the family first", r.ID)
 	}
 
 	// The cases to move: this one, and its family where the event moves families.
@@ -129,7 +182,7 @@ func (s *Service) apply(ctx context.Context, req EventRequest, idemKey, conseque
 	if req.Family || slices.Contains(familyEvents, req.Event) || (req.Event == cases.Transferred || req.Event == cases.TransferDecision) && inRelocation(f.State) {
 		fam, err := s.family(ctx, r)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		group = fam
 	}
@@ -139,15 +192,15 @@ func (s *Service) apply(ctx context.Context, req EventRequest, idemKey, conseque
 		}
 		c, err := s.Store.Case(ctx, id)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if c.Benefitting != r.Benefitting || c.Allocated != r.Allocated {
-			return nil, invalid("also", "", "case %s is not handled by the same Member States as case %s", id, r.ID)
+			return nil, false, invalid("also", "", "case %s is not handled by the same Member States as case %s", id, r.ID)
 		}
 		group = append(group, c)
 	}
 	if len(group) > 10000 {
-		return nil, invalid("also", "", "at most 10000 cases per event")
+		return nil, false, invalid("also", "", "at most 10000 cases per event")
 	}
 	transfer := req.Event == cases.Transferred && f.State == cases.RelocationTransferDecided
 
@@ -156,20 +209,20 @@ func (s *Service) apply(ctx context.Context, req EventRequest, idemKey, conseque
 	for _, c := range group {
 		cf, err := decodeFlow(c)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		next, t, err := cases.Apply(cf.Case, req.Event, at)
 		if err != nil {
 			if e, ok := err.(*solidarity.Error); ok && c.ID != r.ID {
 				e.Message = fmt.Sprintf("family member %s: %s", c.ID, e.Message)
 			}
-			return nil, err
+			return nil, false, err
 		}
 		article = t.Article
 		cf.Case = next
 		s.follow(c, cf, req)
 		if err := s.setFlow(c, cf); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: string(t.From), To: string(t.To)})
 	}
@@ -182,46 +235,55 @@ func (s *Service) apply(ctx context.Context, req EventRequest, idemKey, conseque
 	if consequence != "" {
 		ev.Note = consequence
 	}
-	e := &solidarity.Entry{Cycle: at.Year(), Type: solidarity.CaseEvent, State: r.Benefitting, Ref: string(r.ID),
-		Actor: actor(ctx), At: now, LegalBasis: article}
-	var check func(solidarity.View) error
+	// The entry starts as the request (for the idempotency fingerprint); the check
+	// makes it the transition recorded.
+	e := requestEntry(ctx, "event", r, req)
+	e.At = now
+	final := solidarity.Entry{Cycle: at.Year(), Type: solidarity.CaseEvent, State: r.Benefitting, LegalBasis: article}
+	var fill func(solidarity.View) error
 	if transfer {
 		// The transfer is the delivery: counted for the state of relocation in the
 		// cycle of the year it happened.
 		m, n := r.Allocated, int64(len(group))
 		d := solidarity.DeliveryPayload{Relocations: n, Reference: "relocation transfer of family " + string(r.Family), Transfer: &ev}
-		e.Type, e.State = solidarity.RelocationDelivered, m
-		e.LegalBasis = article + "; Arts. 67–68 AMMR"
-		check = func(v solidarity.View) error {
-			pledged, delivered, err := ledgersvc.RelocationRoom(ctx, v, e.Cycle, m)
+		final.Type, final.State = solidarity.RelocationDelivered, m
+		final.LegalBasis = article + "; Arts. 67–68 AMMR"
+		fill = func(v solidarity.View) error {
+			pledged, delivered, err := ledgersvc.RelocationRoom(ctx, v, final.Cycle, m)
 			if err != nil {
 				return err
 			}
 			// A transfer that happened is recorded whatever the pledge says; beyond the
 			// pledge it is flagged, as an officer's delivery would have to be.
 			d.OverDelivery = delivered+n > pledged
-			e.Payload, err = ledger.Payload(d)
+			final.Payload, err = ledger.Payload(d)
 			return err
 		}
-		if e.Payload, err = ledger.Payload(d); err != nil {
-			return nil, err
+	} else if final.Payload, err = ledger.Payload(ev); err != nil {
+		return nil, false, err
+	}
+	check := func(v solidarity.View) error {
+		if fill != nil {
+			if err := fill(v); err != nil {
+				return err
+			}
 		}
-	} else if e.Payload, err = ledger.Payload(ev); err != nil {
-		return nil, err
+		e.Cycle, e.Type, e.State, e.LegalBasis, e.Payload = final.Cycle, final.Type, final.State, final.LegalBasis, final.Payload
+		return nil
 	}
 	out, replayed, err := s.Store.AppendCase(ctx, idemKey, e, &solidarity.CaseWrite{Update: group}, check)
 	if err != nil {
-		return nil, err
+		return nil, true, err
 	}
 	if replayed {
 		group = group[:0]
 		rec, err := s.Store.Case(ctx, r.ID)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		group = append(group, rec)
 	}
-	return &Applied{Entry: out, Cases: group, Replayed: replayed}, nil
+	return &Applied{Entry: out, Cases: group, Replayed: replayed}, true, nil
 }
 
 // follow updates what the event changes besides the state: the requested and the
@@ -282,29 +344,51 @@ func (s *Service) family(ctx context.Context, r *solidarity.CaseRecord) ([]*soli
 // delivered and what is allocated to it and not yet transferred. Re-allocating before
 // the information is sent is allowed. Coordinator only.
 func (s *Service) Assign(ctx context.Context, id solidarity.CaseID, m solidarity.MemberState, idemKey string) (*Applied, error) {
+	a, stored, err := s.assign(ctx, id, m, idemKey)
+	if err != nil && idemKey != "" && !stored && solidarity.Can(user(ctx), solidarity.AssignCase, m) {
+		// Refused before the store saw the key: a retry of an allocation that
+		// succeeded may find the family moved on.
+		if r, rerr := s.Store.Case(ctx, id); rerr == nil {
+			if e, ok := s.replay(ctx, idemKey, allocationEntry(ctx, r, id, m)); ok {
+				return &Applied{Entry: e, Cases: []*solidarity.CaseRecord{r}, Replayed: true}, nil
+			}
+		}
+	}
+	return a, err
+}
+
+// allocationEntry is the entry an allocation request starts as (requestEntry).
+func allocationEntry(ctx context.Context, r *solidarity.CaseRecord, id solidarity.CaseID, m solidarity.MemberState) *solidarity.Entry {
+	return requestEntry(ctx, "allocation", r, struct {
+		Case  solidarity.CaseID      `json:"case"`
+		State solidarity.MemberState `json:"state"`
+	}{id, m})
+}
+
+func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity.MemberState, idemKey string) (_ *Applied, stored bool, err error) {
 	if !solidarity.Can(user(ctx), solidarity.AssignCase, m) {
-		return nil, denied(solidarity.AssignCase, m)
+		return nil, false, denied(solidarity.AssignCase, m)
 	}
 	if !m.Valid() {
-		return nil, invalid("state", "Art. 67 AMMR", "unknown Member State %q", m)
+		return nil, false, invalid("state", "Art. 67 AMMR", "unknown Member State %q", m)
 	}
 	r, err := s.Store.Case(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if m == r.Benefitting {
-		return nil, invalid("state", "Art. 67 AMMR", "%s is the benefitting Member State of case %s", m, id)
+		return nil, false, invalid("state", "Art. 67 AMMR", "%s is the benefitting Member State of case %s", m, id)
 	}
 	group, err := s.family(ctx, r)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	const article = "Art. 60(2) AMMR; Art. 67 AMMR"
 	steps := make([]solidarity.CaseStep, 0, len(group))
 	for _, c := range group {
 		st := cases.State(c.State)
 		if st != cases.RelocationIdentified && st != cases.RelocationSecurityCleared {
-			return nil, conflict(article, "case %s is %s: only relocation candidates not yet sent to a Member State of relocation can be allocated", c.ID, st)
+			return nil, false, conflict(article, "case %s is %s: only relocation candidates not yet sent to a Member State of relocation can be allocated", c.ID, st)
 		}
 		c.Allocated = m
 		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: c.State, To: c.State})
@@ -313,17 +397,19 @@ func (s *Service) Assign(ctx context.Context, id solidarity.CaseID, m solidarity
 	year := now.Year()
 	inflight, err := s.allocated(ctx, m, r.Family)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	n := int64(len(group))
 	ev := solidarity.CaseEventPayload{Event: "relocation-allocated", Article: article, At: now, Family: r.Family,
 		Steps: steps, Target: m}
 	b, err := ledger.Payload(ev)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	e := &solidarity.Entry{Cycle: year, Type: solidarity.CaseEvent, State: r.Benefitting, Ref: string(r.ID),
-		Actor: actor(ctx), At: now, LegalBasis: article, Payload: b}
+	// The entry starts as the request, so that a retry under the same key is known
+	// whenever it comes; the check makes it the allocation recorded.
+	e := allocationEntry(ctx, r, id, m)
+	e.At = now
 	out, replayed, err := s.Store.AppendCase(ctx, idemKey, e, &solidarity.CaseWrite{Update: group}, func(v solidarity.View) error {
 		pledged, delivered, err := ledgersvc.RelocationRoom(ctx, v, year, m)
 		if err != nil {
@@ -333,12 +419,13 @@ func (s *Service) Assign(ctx context.Context, id solidarity.CaseID, m solidarity
 			return conflict("Art. 56(2)(a) AMMR", "%s has room for %d more relocations in %d (pledged %d, delivered %d, allocated and not yet transferred %d): the family has %d members",
 				m, max(room, 0), year, pledged, delivered, inflight, n)
 		}
+		e.Cycle, e.LegalBasis, e.Payload = year, article, b
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, true, err
 	}
-	return &Applied{Entry: out, Cases: group, Replayed: replayed}, nil
+	return &Applied{Entry: out, Cases: group, Replayed: replayed}, true, nil
 }
 
 // allocated counts the open cases allocated to m and not yet transferred, leaving out

@@ -387,6 +387,10 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 	if err := authorize(ctx, solidarity.WriteDelivery, m); err != nil {
 		return nil, false, err
 	}
+	if p.Transfer != nil {
+		// A transfer is recorded by the case flow with the cases it moves, never by hand.
+		return nil, false, invalid("transfer", "Art. 68 AMMR", "a relocation transfer is recorded by the case flow (an event on the cases), not as a delivery")
+	}
 	var article string
 	switch t {
 	case solidarity.RelocationDelivered:

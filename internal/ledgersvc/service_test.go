@@ -137,6 +137,11 @@ func TestRulesRefuseAndWriteNothing(t *testing.T) {
 			_, _, err := f.svc.Deliver(de, 2027, "DE", solidarity.RelocationDelivered, solidarity.DeliveryPayload{Relocations: 101}, "")
 			return err
 		}},
+		{"a transfer recorded as a delivery by hand", solidarity.EINVALID, func() error {
+			_, _, err := f.svc.Deliver(de, 2027, "DE", solidarity.RelocationDelivered, solidarity.DeliveryPayload{Relocations: 1,
+				Transfer: &solidarity.CaseEventPayload{Event: "transferred"}}, "")
+			return err
+		}},
 		{"payment with no financial pledge", solidarity.ECONFLICT, func() error {
 			_, _, err := f.svc.Deliver(de, 2027, "DE", solidarity.PaymentMade, solidarity.DeliveryPayload{EURCents: 1}, "")
 			return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"regexp"
@@ -544,4 +545,26 @@ func TestCaseContract(t *testing.T) {
 		{name: "access log officer", method: "GET", target: "/api/v1/access-log", as: "it", status: 403},
 		{name: "entries of the case flow", method: "GET", target: "/api/v1/ledger/entries?type=case.event", as: "audit", status: 200},
 	})
+}
+
+// TestImportLargeList: a ship's list larger than the 1 MiB other requests may send is
+// accepted up to arrival.MaxBytes.
+func TestImportLargeList(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	var b strings.Builder
+	lines := strings.Split(seedList, "\n")
+	for _, l := range lines[:6] {
+		b.WriteString(strings.Replace(l, "Test Star", "Large Star", 1) + "\n")
+	}
+	pad := strings.Repeat("x", 90)
+	for i := range 9000 {
+		fmt.Fprintf(&b, "L%05d,,Person %05d %s,,30,M,ER,ti,\n", i, i, pad)
+	}
+	if b.Len() <= 1<<20 {
+		t.Fatalf("list of %d bytes is not larger than 1 MiB", b.Len())
+	}
+	res, body := f.do(req{method: "POST", path: "/api/v1/arrivals", as: "it", body: b.String(), contentType: "text/csv"})
+	if res.StatusCode != 201 {
+		t.Fatalf("a %d-byte list: %d %.300s", b.Len(), res.StatusCode, body)
+	}
 }

@@ -95,8 +95,8 @@ func (s *Server) handleImportForm(w http.ResponseWriter, r *http.Request) {
 		page.Error = e
 		s.render(w, r, HTTPStatus(e.Code), "arrivals.html", page)
 	}
-	if err := r.ParseMultipartForm(1 << 20); err != nil {
-		fail(&solidarity.Error{Code: solidarity.EINVALID, Field: "list", Message: "cannot read the upload (a ship's list is at most 1 MiB here)"})
+	if err := r.ParseMultipartForm(1 << 20); err != nil { // larger files spill to a temporary file
+		fail(&solidarity.Error{Code: solidarity.EINVALID, Field: "list", Message: "cannot read the upload (a ship's list is at most 10 MiB)"})
 		return
 	}
 	defer r.MultipartForm.RemoveAll()
@@ -261,15 +261,6 @@ func (s *Server) pledgesOf(r *http.Request, year int, rows map[solidarity.Member
 
 // --- a case ---
 
-// relocationStateEvents are the acts of the Member State of relocation (Arts. 67–68):
-// only its officers (and the coordinator) get them in the event form. The service
-// decides again.
-var relocationStateEvents = []cases.Event{cases.RelocationConfirmation, cases.RelocationRefused,
-	cases.RelocationComplex, cases.ArrivalNotified, cases.NoShow}
-
-// requestEvents are sent to another Member State, named in the form's target.
-var requestEvents = []cases.Event{cases.TakeChargeRequestSent, cases.TakeBackNotificationSent, cases.HumanitarianRequestSent}
-
 type option struct {
 	Value, Label string
 }
@@ -348,14 +339,16 @@ func (s *Server) casePage(r *http.Request, id solidarity.CaseID) (*casePage, err
 		f := &eventForm{Action: "/cases/" + url.PathEscape(string(id)) + "/events", Key: formKey(),
 			Now: now.UTC().Format("2006-01-02T15:04")}
 		for _, ev := range v.Allowed {
-			byRelocation := slices.Contains(relocationStateEvents, ev)
+			byRelocation := casesvc.ByStateOfRelocation(ev)
 			if byRelocation && relocating || !byRelocation && benefitting {
 				f.Events = append(f.Events, option{Value: string(ev), Label: ev.Label()})
 			}
 		}
 		var names []string
-		for _, ev := range requestEvents {
-			names = append(names, string(ev))
+		for _, ev := range cases.Events() {
+			if casesvc.SentToAnotherState(ev) {
+				names = append(names, string(ev))
+			}
 		}
 		f.TargetFor = strings.Join(names, ", ")
 		for _, m := range solidarity.MemberStates() {
@@ -466,7 +459,7 @@ func (s *Server) handleEventForm(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, "", err
 		}
-		if !slices.Contains(requestEvents, req.Event) {
+		if !casesvc.SentToAnotherState(req.Event) {
 			req.Target = "" // the form's target select is for requests only
 		}
 		a, err := s.cases.Apply(r.Context(), req, key)

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/arrival"
 	"solidarity/internal/casesvc"
 	"solidarity/internal/catalog"
 	"solidarity/internal/euromap"
@@ -201,7 +202,7 @@ func (s *Server) routes() http.Handler {
 	})
 
 	var h http.Handler = mux
-	h = http.MaxBytesHandler(h, 1<<20)
+	h = limitBodies(h)
 	h = s.authenticate(h)
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -354,4 +355,19 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 		defer cancel()
 		return srv.Shutdown(sctx)
 	}
+}
+
+// maxBody caps request bodies; a ship's list may be larger (arrival.MaxBytes), so the
+// two routes that take one get that, plus room for a multipart form's envelope.
+const maxBody = 1 << 20
+
+func limitBodies(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := int64(maxBody)
+		if r.Method == http.MethodPost && (r.URL.Path == "/api/v1/arrivals" || r.URL.Path == "/arrivals") {
+			n = arrival.MaxBytes + 64<<10
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, n)
+		h.ServeHTTP(w, r)
+	})
 }
