@@ -77,9 +77,13 @@ func SeedDiciotti(ctx context.Context, ledger *ledgersvc.Service, svc *casesvc.S
 		for i, c := range r.Cases {
 			ids[i] = c.ID
 		}
+		// Biometrics go to Eurodac within 72 hours of the disembarkation (Art. 24(2)
+		// ED) and again within 72 hours of the registration (Art. 15(1) ED).
 		d.stepWith(casesvc.EventRequest{Case: ids[0], Also: ids[1:], Event: cases.ScreeningStarted, At: at.Add(20 * time.Hour)})
+		d.stepWith(casesvc.EventRequest{Case: ids[0], Also: ids[1:], Event: cases.EurodacRecorded, At: at.Add(30 * time.Hour)})
 		d.stepWith(casesvc.EventRequest{Case: ids[0], Also: ids[1:], Event: cases.Applied, At: at.Add(44 * time.Hour)})
 		d.stepWith(casesvc.EventRequest{Case: ids[0], Also: ids[1:], Event: cases.Registration, At: at.Add(68 * time.Hour)})
+		d.stepWith(casesvc.EventRequest{Case: ids[0], Also: ids[1:], Event: cases.EurodacApplicantRecorded, At: at.Add(80 * time.Hour)})
 		d.tracks(r.Cases, at.Add(4*24*time.Hour))
 		for _, fam := range fams {
 			d.family(byFamily[fam], at, room)
