@@ -59,6 +59,9 @@ type CaseRecord struct {
 	// NextDue is the end of the earliest running time limit (zero: none). The deadline
 	// view reads the cases whose NextDue is near, through an index.
 	NextDue time.Time `json:"next_due,omitzero"`
+	// NextConsequence is the end of the earliest running time limit whose miss has a
+	// consequence the system records (zero: none): what the missed-limit job reads.
+	NextConsequence time.Time `json:"next_consequence,omitzero"`
 	// Personal is the person (arrival.Person JSON) sealed by internal/keyring for
 	// context "case/<ID>"; "" once erased.
 	Personal string    `json:"-"`
@@ -76,7 +79,7 @@ type CaseWrite struct {
 	Arrival *Arrival      // a new arrival (registration)
 	Insert  []*CaseRecord // new cases; Version is set to 1
 	// Update replaces the mutable fields (Allocated, Responsible, State, Flow, NextDue,
-	// Personal, Closed, Erased) of each case whose stored Version equals the record's;
+	// NextConsequence, Personal, Closed, Erased) of each case whose stored Version equals the record's;
 	// the stored Version becomes Version+1 and so does the record's on success.
 	// Otherwise nothing of the append is written and the error is ECONFLICT.
 	Update []*CaseRecord
@@ -97,7 +100,10 @@ type CaseFilter struct {
 	// DueBefore selects the cases whose NextDue is set and before the time, earliest
 	// first (the deadline view); otherwise cases are in ID order.
 	DueBefore *time.Time
-	After     CaseID // paging in ID order: cases after this ID
+	// ConsequenceBefore selects the cases whose NextConsequence is set and before the
+	// time, earliest first (the missed-limit job). Not with DueBefore.
+	ConsequenceBefore *time.Time
+	After             CaseID // paging in ID order: cases after this ID
 	Limit     int    // 1 to 10000; 0 means 1000
 }
 

@@ -61,6 +61,11 @@ type View interface {
 	Find(ctx context.Context, cycle int, types ...EntryType) ([]*Entry, error)
 	// Totals returns the delivery totals of a cycle, one row per state that delivered.
 	Totals(ctx context.Context, cycle int) ([]Totals, error)
+	// Allocated counts the open cases allocated to m, leaving out the family
+	// exceptFamily and the cases in the states exceptStates: how many of m's
+	// relocation places the case flow holds (checked in the transaction that
+	// allocates more, so two allocations cannot both take the last place).
+	Allocated(ctx context.Context, m MemberState, exceptFamily FamilyID, exceptStates ...string) (int64, error)
 }
 
 // EntryFilter selects entries.

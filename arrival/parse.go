@@ -104,6 +104,9 @@ func parseJSON(name string, data []byte) (*List, error) {
 		if l.Persons[i].Case != "" {
 			return nil, fail(0, fmt.Sprintf("persons[%d].case", i), "person %d: case IDs are given at registration, not in a list", i+1)
 		}
+		if len(l.Persons[i].Notes) > 0 {
+			return nil, fail(0, fmt.Sprintf("persons[%d].notes", i), "person %d: notes are recorded with events on the case, not in a list", i+1)
+		}
 	}
 	l.normalize()
 	src := &source{name: name}
@@ -347,7 +350,7 @@ func (l *List) WriteJSON(w io.Writer) error {
 		Persons: make([]Person, len(l.Persons)),
 	}
 	for i, p := range l.Persons {
-		p.Case = ""
+		p.Case, p.Notes = "", nil
 		out.Persons[i] = p
 	}
 	enc := json.NewEncoder(w)

@@ -62,6 +62,19 @@ type Person struct {
 	SecurityFlag bool `json:"security_flag,omitempty"`
 	// Preferences are Member States the person asked to go to, most wanted first.
 	Preferences []solidarity.MemberState `json:"preferences,omitempty"`
+
+	// Notes are what officers wrote when recording events on the case: kept here,
+	// sealed and erased with the record, because free text can say anything about
+	// the person. Lists never carry notes.
+	Notes []Note `json:"notes,omitempty"`
+}
+
+// Note is an officer's note on an event.
+type Note struct {
+	At    time.Time `json:"at"`
+	Event string    `json:"event"`
+	Actor string    `json:"actor"`
+	Text  string    `json:"text"`
 }
 
 // String names the case only: a Person never prints.

@@ -66,7 +66,7 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 	at := fs.String("at", "", "when the event happened: RFC 3339 or YYYY-MM-DD (default now)")
 	targetState := fs.String("target", "", "the Member State a request is sent to")
 	family := fs.Bool("family", false, "apply the event to the whole family")
-	note := fs.String("note", "", "a note on the event")
+	note := fs.String("note", "", "a note on the event (kept encrypted with the person's record, not in the ledger)")
 	within := fs.Duration("within", 7*24*time.Hour, "deadline horizon")
 	state := fs.String("state", "", "deadlines of this Member State only")
 	apply := fs.Bool("apply", false, "apply the consequences of missed time limits")
@@ -113,7 +113,7 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 		return err
 	}
 	defer done()
-	keys, _, err := app.Keys(app.DSN(t.db))
+	keys, _, err := app.Keys(ctx, app.DSN(t.db), ledgerSvc.Store.(solidarity.CaseStore))
 	if err != nil {
 		return err
 	}
@@ -284,6 +284,9 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 		}
 		fmt.Fprintf(stdout, "erased the personal records of %d cases closed before %s (ledger entries %v)\n",
 			len(r.Cases), r.ClosedBefore.Format(time.DateOnly), r.Entries)
+		if r.More {
+			fmt.Fprintln(stdout, "more cases are due for erasure: run erase again")
+		}
 		return nil
 	}
 	return &solidarity.Error{Code: solidarity.EINVALID, Message: "unknown command " + name}

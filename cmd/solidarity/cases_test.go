@@ -95,6 +95,17 @@ func TestCaseFlowCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("verify: exit %d %s", code, out)
 	}
+	// A lost key file is an error, never silently replaced by a new key.
+	if err := os.Rename(db+".keys", db+".keys.bak"); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = run(t, "case", id, "--person", "--db", db)
+	if code == 0 || !strings.Contains(errs, "key file is missing") {
+		t.Fatalf("without the key file: exit %d %q", code, errs)
+	}
+	if _, err := os.Stat(db + ".keys"); err == nil {
+		t.Fatal("a new key file was created over encrypted records")
+	}
 }
 
 func slicesClone(s []string) []string { return append([]string(nil), s...) }

@@ -76,7 +76,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintf(stdout, "  %-12s %-11s %-3s password %s\n", c.Name, c.Role, c.State, c.Password)
 		}
 	}
-	keys, created, err := app.Keys(app.DSN(*dsn))
+	keys, created, err := app.Keys(ctx, app.DSN(*dsn), svc.Store.(solidarity.CaseStore))
 	if err != nil {
 		return err
 	}

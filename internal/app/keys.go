@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -13,12 +14,15 @@ import (
 	"solidarity/internal/ledgersvc"
 )
 
-// Keys returns the keyring that seals personal records: from $SOLIDARITY_KEYS_FILE or
-// $SOLIDARITY_KEYS when set (internal/keyring.Load). Without them, an embedded SQLite
-// database keeps its key beside it in DB.keys (created on first use, mode 0600), so
-// the quickstart needs no setup; a PostgreSQL database refuses to start, because its
-// key must not live on the application host by accident. created reports a new file.
-func Keys(dsn string) (k *keyring.Keyring, created string, err error) {
+// Keys returns the keyring that seals personal records of the database st: from
+// $SOLIDARITY_KEYS_FILE or $SOLIDARITY_KEYS when set (internal/keyring.Load). Without
+// them, an embedded SQLite database keeps its key beside it in DB.keys (mode 0600),
+// so the quickstart needs no setup; the file is created only while the database holds
+// no sealed record, so that a lost or moved key file is an error, never replaced by a
+// new key that would open nothing. A PostgreSQL database refuses to start without a
+// key: it must not live on the application host by accident. created reports a new
+// file.
+func Keys(ctx context.Context, dsn string, st solidarity.CaseStore) (k *keyring.Keyring, created string, err error) {
 	if os.Getenv("SOLIDARITY_KEYS_FILE") != "" || os.Getenv("SOLIDARITY_KEYS") != "" {
 		k, err := keyring.Load()
 		return k, "", err
@@ -28,6 +32,16 @@ func Keys(dsn string) (k *keyring.Keyring, created string, err error) {
 			Message: "a PostgreSQL database needs its encryption key: set SOLIDARITY_KEYS_FILE to a file of ID:BASE64 lines ('solidarity keys new' makes one)"}
 	}
 	path := strings.TrimPrefix(dsn, "sqlite:") + ".keys"
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		recs, err := st.Cases(ctx, solidarity.CaseFilter{NotErased: true, Limit: 1})
+		if err != nil {
+			return nil, "", err
+		}
+		if len(recs) > 0 && recs[0].Personal != "" {
+			return nil, "", &solidarity.Error{Code: solidarity.EINVALID, File: path,
+				Message: "the key file is missing but the database holds encrypted personal records: restore the key file, or set SOLIDARITY_KEYS_FILE"}
+		}
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	switch {
 	case err == nil:

@@ -255,9 +255,12 @@ func TestVisibility(t *testing.T) {
 		if _, err := e.svc.Apply(e.as(officerDE), casesvc.EventRequest{Case: mother, Event: cases.ArrivalNotified}, ""); err != nil {
 			t.Fatal(err)
 		}
+		// Responsibility was not determined before the relocation: the state of
+		// relocation determines it now (Art. 68(2)), so none is recorded yet.
 		v, err := e.svc.Case(e.as(officerDE), child)
-		if err != nil || v.Record.Responsible != "DE" || v.Record.Closed.IsZero() {
-			t.Errorf("after the arrival notice: %+v %v (want responsible DE, closed)", v.Record, err)
+		if err != nil || v.Record.Responsible != "" || v.Record.Allocated != "DE" || v.Record.Closed.IsZero() {
+			t.Errorf("after the arrival notice: responsible %q allocated %q closed %v (%v); want none, DE, closed",
+				v.Record.Responsible, v.Record.Allocated, v.Record.Closed, err)
 		}
 		ver, err := e.ledger.Verify(e.as(auditor))
 		if err != nil || !ver.OK {
@@ -464,5 +467,101 @@ func TestRetries(t *testing.T) {
 		}
 		_, err = e.svc.Assign(e.as(coordinator), mother, "PT", "al-1")
 		mustCode(t, "another allocation under a used key", err, solidarity.ECONFLICT)
+	})
+}
+
+// TestRelocationRules: allocations cannot together exceed a pledge; a family is never
+// split; leaving relocation by the security gate ends the allocation; the state of
+// relocation's acts need an allocation; officers' notes stay out of the ledger.
+func TestRelocationRules(t *testing.T) {
+	stores(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn)
+		r := e.register()
+		mother, child, single := r.Cases[0].ID, r.Cases[1].ID, r.Cases[2].ID
+		it, coord := e.as(officerIT), e.as(coordinator)
+
+		// A family is not split: the child is moved on alone first, then the
+		// mother's relocation step is refused, naming the child.
+		if _, err := e.svc.Apply(it, casesvc.EventRequest{Case: child, Event: cases.RegularTrack}, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.Apply(it, casesvc.EventRequest{Case: child, Event: cases.CriteriaDesignateSelf}, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.Apply(it, casesvc.EventRequest{Case: child, Event: cases.ExamineNormal}, ""); err != nil {
+			t.Fatal(err)
+		}
+		_, err := e.svc.Apply(it, casesvc.EventRequest{Case: mother, Event: cases.RelocationCandidate}, "")
+		mustCode(t, "relocating a family with a member elsewhere", err, solidarity.ECONFLICT)
+		if err == nil || !strings.Contains(err.Error(), string(child)) {
+			t.Errorf("the refusal does not name the member: %v", err)
+		}
+
+		// The state of relocation's acts need one.
+		_, err = e.svc.Apply(coord, casesvc.EventRequest{Case: single, Event: cases.RelocationConfirmation}, "")
+		mustCode(t, "confirmation without allocation", err, solidarity.ECONFLICT)
+
+		// Notes go to the sealed record, not to the ledger.
+		const note = "Spoke with Zelotta about her sister"
+		a, err := e.svc.Apply(it, casesvc.EventRequest{Case: single, Event: cases.RelocationCandidate, Note: note}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(a.Entry.Payload), "sister") {
+			t.Errorf("the note reached the ledger: %s", a.Entry.Payload)
+		}
+		p, err := e.svc.Person(coord, single, "view")
+		if err != nil || len(p.Notes) != 1 || p.Notes[0].Text != note {
+			t.Errorf("the note is not in the sealed record: %+v %v", p, err)
+		}
+		if _, err := e.svc.Apply(it, casesvc.EventRequest{Case: single, Event: cases.RelocationCleared}, ""); err != nil {
+			t.Fatal(err)
+		}
+
+		// Two allocations racing for DE's last place: at most one wins.
+		if _, _, err := e.ledger.Pledge(e.as(solidarity.System), 2026, "DE",
+			solidarity.PledgePayload{Type: solidarity.RelocationApplicants, Relocations: 1}, ""); err != nil {
+			t.Fatal(err)
+		}
+		r2, err := e.svc.Register(it, shipList(e.now.Add(-time.Hour)), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		other := r2.Cases[2].ID
+		for _, ev := range []cases.Event{cases.ScreeningStarted, cases.Applied, cases.Registration, cases.RelocationCandidate, cases.RelocationCleared} {
+			if _, err := e.svc.Apply(it, casesvc.EventRequest{Case: other, Event: ev}, ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+		errs := make(chan error, 2)
+		for _, id := range []solidarity.CaseID{single, other} {
+			go func() { _, err := e.svc.Assign(coord, id, "DE", ""); errs <- err }()
+		}
+		won := 0
+		for range 2 {
+			if err := <-errs; err == nil {
+				won++
+			} else {
+				mustCode(t, "the losing allocation", err, solidarity.ECONFLICT)
+			}
+		}
+		if won != 1 {
+			t.Fatalf("%d allocations to DE's single place succeeded, want 1", won)
+		}
+
+		// Leaving relocation through the security gate ends the allocation.
+		allocated := single
+		if v, _ := e.svc.Case(coord, single); v.Record.Allocated != "DE" {
+			allocated = other
+		}
+		if _, err := e.svc.Apply(it, casesvc.EventRequest{Case: allocated, Event: cases.SecurityThreat}, ""); err != nil {
+			t.Fatal(err)
+		}
+		v, err := e.svc.Case(coord, allocated)
+		if err != nil || v.Record.Allocated != "" || v.Flow.State != cases.SecurityResponsible {
+			t.Fatalf("after the security gate: allocated %q, state %s (%v)", v.Record.Allocated, v.Flow.State, err)
+		}
+		_, err = e.svc.Person(e.as(officerDE), allocated, "view")
+		mustCode(t, "DE reads a person excluded from relocation", err, solidarity.ENOTFOUND)
 	})
 }

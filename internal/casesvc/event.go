@@ -42,6 +42,11 @@ type Applied struct {
 	Replayed bool                     `json:"replayed"`
 }
 
+const (
+	maxAlso = 10000 // cases one event may name besides its own
+	maxNote = 2000  // characters of an officer's note
+)
+
 // familyEvents are the relocation steps: they move the whole family.
 var familyEvents = []cases.Event{cases.RelocationCandidate, cases.RelocationCleared, cases.RelocationInfo,
 	cases.RelocationComplex, cases.RelocationConfirmation, cases.RelocationRefused, cases.RelocationAbandoned,
@@ -88,23 +93,35 @@ func inRelocation(s cases.State) bool {
 // Officers of the benefitting state record its acts; the relocation state's officers
 // record theirs (confirmation, arrival notice); the coordinator may record any.
 func (s *Service) Apply(ctx context.Context, req EventRequest, idemKey string) (*Applied, error) {
-	return s.apply(ctx, req, idemKey, "")
+	return s.apply(ctx, req, idemKey, "", 0)
 }
 
 // apply is Apply. A request retried under its idempotency key after it succeeded is
 // answered as a replay even though the case has moved on since (see replay).
-func (s *Service) apply(ctx context.Context, req EventRequest, idemKey, consequence string) (*Applied, error) {
-	a, stored, err := s.applyEvent(ctx, req, idemKey, consequence)
-	if err != nil && idemKey != "" && !stored {
+//
+// consequence, when set, is the system's note on a missed time limit, and expect the
+// case version the consequence was computed from (0: any).
+func (s *Service) apply(ctx context.Context, req EventRequest, idemKey, consequence string, expect int64) (*Applied, error) {
+	a, stored, err := s.applyEvent(ctx, req, idemKey, consequence, expect)
+	if err != nil && idemKey != "" && !stored && movedOn(err) {
 		// Refused before the store saw the key: a retry of a request that succeeded
-		// finds the case moved on. Ask the store whether the key recorded it.
-		if r, rerr := s.Store.Case(ctx, req.Case); rerr == nil && mayOnCase(ctx, solidarity.ReadCases, r) {
+		// finds the case moved on (or no longer visible to the actor, who may have
+		// handed it on). Ask the store whether the key recorded this request: its
+		// fingerprint includes the actor, so only the same user's same request matches.
+		if r, rerr := s.Store.Case(ctx, req.Case); rerr == nil {
 			if e, ok := s.replay(ctx, idemKey, requestEntry(ctx, "event", r, req)); ok {
-				return &Applied{Entry: e, Cases: []*solidarity.CaseRecord{r}, Replayed: true}, nil
+				return &Applied{Entry: e, Replayed: true}, nil
 			}
 		}
 	}
 	return a, err
+}
+
+// movedOn reports whether a refusal could be a retry finding the case changed by the
+// request it retries: only then is the store asked (through the writer) for a replay.
+func movedOn(err error) bool {
+	c := solidarity.ErrorCode(err)
+	return c == solidarity.ECONFLICT || c == solidarity.ENOTFOUND
 }
 
 // requestEntry is the entry a request starts as: its kind and the request as the
@@ -135,7 +152,7 @@ func (s *Service) replay(ctx context.Context, idemKey string, e *solidarity.Entr
 
 // applyEvent is apply without the late replay; stored reports whether the error came
 // from the store's append (which looked at the idempotency key).
-func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, consequence string) (_ *Applied, stored bool, err error) {
+func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, consequence string, expect int64) (_ *Applied, stored bool, err error) {
 	if !req.Event.Valid() {
 		return nil, false, invalid("event", "", "unknown event %q", req.Event)
 	}
@@ -147,15 +164,32 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 	if err != nil {
 		return nil, false, err
 	}
+	if !mayOnCase(ctx, solidarity.ReadCases, r) {
+		return nil, false, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: fmt.Sprintf("no case %s", req.Case)}
+	}
+	if expect != 0 && r.Version != expect {
+		return nil, false, conflict("", "case %s changed since its time limits were read", r.ID)
+	}
 	party := r.Benefitting
-	if slices.Contains(relocationStateEvents, req.Event) {
+	if ByStateOfRelocation(req.Event) {
+		if r.Allocated == "" {
+			return nil, false, conflict("Art. 67 AMMR", "case %s is not allocated to a Member State of relocation: event %s is that state's act", r.ID, req.Event)
+		}
 		party = r.Allocated
 	}
-	if party == "" || !solidarity.Can(user(ctx), solidarity.WriteCaseEvent, party) {
-		if !mayOnCase(ctx, solidarity.ReadCases, r) {
-			return nil, false, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: fmt.Sprintf("no case %s", req.Case)}
-		}
+	if !solidarity.Can(user(ctx), solidarity.WriteCaseEvent, party) {
 		return nil, false, denied(solidarity.WriteCaseEvent, party)
+	}
+	if len(req.Also) > maxAlso {
+		return nil, false, invalid("also", "", "at most %d cases per event", maxAlso)
+	}
+	familyMove := req.Family || slices.Contains(familyEvents, req.Event) ||
+		(req.Event == cases.Transferred || req.Event == cases.TransferDecision) && inRelocation(f.State)
+	if familyMove && len(req.Also) > 0 {
+		return nil, false, invalid("also", req.Event.Article(), "event %s moves whole families: name one case of each family in its own request", req.Event)
+	}
+	if len(req.Note) > maxNote {
+		return nil, false, invalid("note", "", "a note is at most %d characters", maxNote)
 	}
 	now := s.now()
 	at := req.At
@@ -179,28 +213,25 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 
 	// The cases to move: this one, and its family where the event moves families.
 	group := []*solidarity.CaseRecord{r}
-	if req.Family || slices.Contains(familyEvents, req.Event) || (req.Event == cases.Transferred || req.Event == cases.TransferDecision) && inRelocation(f.State) {
-		fam, err := s.family(ctx, r)
-		if err != nil {
+	if familyMove {
+		if group, err = s.familyFor(ctx, r, func(c *solidarity.CaseRecord) bool {
+			return cases.Can(cases.State(c.State), req.Event)
+		}, "event "+string(req.Event)+" is not allowed in its state"); err != nil {
 			return nil, false, err
 		}
-		group = fam
 	}
 	for _, id := range req.Also {
 		if slices.ContainsFunc(group, func(c *solidarity.CaseRecord) bool { return c.ID == id }) {
 			continue
 		}
 		c, err := s.Store.Case(ctx, id)
-		if err != nil {
-			return nil, false, err
+		if err != nil || !mayOnCase(ctx, solidarity.ReadCases, c) {
+			return nil, false, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "also", Message: fmt.Sprintf("no case %s", id)}
 		}
 		if c.Benefitting != r.Benefitting || c.Allocated != r.Allocated {
 			return nil, false, invalid("also", "", "case %s is not handled by the same Member States as case %s", id, r.ID)
 		}
 		group = append(group, c)
-	}
-	if len(group) > 10000 {
-		return nil, false, invalid("also", "", "at most 10000 cases per event")
 	}
 	transfer := req.Event == cases.Transferred && f.State == cases.RelocationTransferDecided
 
@@ -221,6 +252,11 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 		article = t.Article
 		cf.Case = next
 		s.follow(c, cf, req)
+		if req.Note != "" && c.ID == r.ID {
+			if err := s.addNote(ctx, c, at, req.Event, req.Note); err != nil {
+				return nil, false, err
+			}
+		}
 		if err := s.setFlow(c, cf); err != nil {
 			return nil, false, err
 		}
@@ -230,16 +266,17 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 	if target == "" {
 		target = r.Allocated
 	}
+	// Officers' notes may hold personal data: they go into the sealed record (above),
+	// never into the ledger, which keeps only the system's note on a missed limit.
 	ev := solidarity.CaseEventPayload{Event: string(req.Event), Article: article, At: at, Family: r.Family,
-		Steps: steps, Target: target, Note: req.Note}
-	if consequence != "" {
-		ev.Note = consequence
-	}
+		Steps: steps, Target: target, Note: consequence}
 	// The entry starts as the request (for the idempotency fingerprint); the check
 	// makes it the transition recorded.
 	e := requestEntry(ctx, "event", r, req)
 	e.At = now
-	final := solidarity.Entry{Cycle: at.Year(), Type: solidarity.CaseEvent, State: r.Benefitting, LegalBasis: article}
+	// The entry is about the state whose act it is: the state of relocation's own acts
+	// show in its officers' ledger view.
+	final := solidarity.Entry{Cycle: at.Year(), Type: solidarity.CaseEvent, State: party, LegalBasis: article}
 	var fill func(solidarity.View) error
 	if transfer {
 		// The transfer is the delivery: counted for the state of relocation in the
@@ -305,14 +342,18 @@ func (s *Service) follow(c *solidarity.CaseRecord, f *Flow, req EventRequest) {
 		// it to the requesting state.
 		c.Responsible = c.Benefitting
 	case cases.ArrivalNotified:
-		// Art. 68(2)–(3): the state of relocation determines or takes over.
-		c.Responsible = c.Allocated
-	case cases.RelocationRefused, cases.RelocationAbandoned:
-		c.Allocated = ""
-	case cases.AppealUpheld:
-		if inRelocation(f.History[len(f.History)-1].From) {
-			c.Allocated = ""
+		// Art. 68(3): a benefitting state found responsible (here, by the criteria)
+		// hands responsibility to the state of relocation. Art. 68(2): where none was
+		// determined, the state of relocation determines it, so it stays open here.
+		if c.Responsible == c.Benefitting {
+			c.Responsible = c.Allocated
 		}
+	}
+	// Leaving the relocation steps other than by transfer (refusal, abandonment, an
+	// upheld appeal, a security threat: Art. 67(2)) ends the allocation: the state of
+	// relocation no longer sees the person nor holds a place for them.
+	if st := f.State; !inRelocation(st) && st != cases.RelocationArrived && st != cases.RelocationNoShow {
+		c.Allocated = ""
 	}
 	if req.Determination != nil {
 		d := *req.Determination
@@ -320,8 +361,11 @@ func (s *Service) follow(c *solidarity.CaseRecord, f *Flow, req EventRequest) {
 	}
 }
 
-// family returns the open cases of r's family that are in r's state, r first.
-func (s *Service) family(ctx context.Context, r *solidarity.CaseRecord) ([]*solidarity.CaseRecord, error) {
+// familyFor returns r and the other open members of its family that the step
+// concerns (ok), r first. A member the step cannot take is refused with ECONFLICT
+// naming it (why says why), so that a family is never split silently — except a member
+// excluded from relocation by the security gate (Art. 67(2) AMMR), who stays behind.
+func (s *Service) familyFor(ctx context.Context, r *solidarity.CaseRecord, ok func(*solidarity.CaseRecord) bool, why string) ([]*solidarity.CaseRecord, error) {
 	fam := r.Family
 	all, err := s.Store.Cases(ctx, solidarity.CaseFilter{Arrival: &r.Arrival, Family: &fam, Open: true, Limit: 10000})
 	if err != nil {
@@ -329,8 +373,13 @@ func (s *Service) family(ctx context.Context, r *solidarity.CaseRecord) ([]*soli
 	}
 	out := []*solidarity.CaseRecord{r}
 	for _, c := range all {
-		if c.ID != r.ID && c.State == r.State && c.Allocated == r.Allocated {
+		switch {
+		case c.ID == r.ID:
+		case c.State == string(cases.SecurityResponsible):
+		case c.Allocated == r.Allocated && ok(c):
 			out = append(out, c)
+		default:
+			return nil, conflict("Art. 67 AMMR", "family member %s is %s: %s; a family moves together, so bring it to the same step first", c.ID, c.State, why)
 		}
 	}
 	return out, nil
@@ -379,26 +428,25 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 	if m == r.Benefitting {
 		return nil, false, invalid("state", "Art. 67 AMMR", "%s is the benefitting Member State of case %s", m, id)
 	}
-	group, err := s.family(ctx, r)
+	const article = "Art. 60(2) AMMR; Art. 67 AMMR"
+	candidate := func(c *solidarity.CaseRecord) bool {
+		st := cases.State(c.State)
+		return st == cases.RelocationIdentified || st == cases.RelocationSecurityCleared
+	}
+	if !candidate(r) {
+		return nil, false, conflict(article, "case %s is %s: only relocation candidates not yet sent to a Member State of relocation can be allocated", r.ID, r.State)
+	}
+	group, err := s.familyFor(ctx, r, candidate, "not a relocation candidate")
 	if err != nil {
 		return nil, false, err
 	}
-	const article = "Art. 60(2) AMMR; Art. 67 AMMR"
 	steps := make([]solidarity.CaseStep, 0, len(group))
 	for _, c := range group {
-		st := cases.State(c.State)
-		if st != cases.RelocationIdentified && st != cases.RelocationSecurityCleared {
-			return nil, false, conflict(article, "case %s is %s: only relocation candidates not yet sent to a Member State of relocation can be allocated", c.ID, st)
-		}
 		c.Allocated = m
 		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: c.State, To: c.State})
 	}
 	now := s.now()
 	year := now.Year()
-	inflight, err := s.allocated(ctx, m, r.Family)
-	if err != nil {
-		return nil, false, err
-	}
 	n := int64(len(group))
 	ev := solidarity.CaseEventPayload{Event: "relocation-allocated", Article: article, At: now, Family: r.Family,
 		Steps: steps, Target: m}
@@ -415,37 +463,22 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 		if err != nil {
 			return err
 		}
+		// Read in this transaction: a concurrent allocation to m is either counted
+		// here or sees this one.
+		inflight, err := v.Allocated(ctx, m, r.Family, string(cases.RelocatedOut))
+		if err != nil {
+			return err
+		}
 		if room := pledged - delivered - inflight; room < n {
 			return conflict("Art. 56(2)(a) AMMR", "%s has room for %d more relocations in %d (pledged %d, delivered %d, allocated and not yet transferred %d): the family has %d members",
 				m, max(room, 0), year, pledged, delivered, inflight, n)
 		}
-		e.Cycle, e.LegalBasis, e.Payload = year, article, b
+		// About the state whose pledge it draws on.
+		e.Cycle, e.State, e.LegalBasis, e.Payload = year, m, article, b
 		return nil
 	})
 	if err != nil {
 		return nil, true, err
 	}
 	return &Applied{Entry: out, Cases: group, Replayed: replayed}, true, nil
-}
-
-// allocated counts the open cases allocated to m and not yet transferred, leaving out
-// family (which is being re-allocated).
-func (s *Service) allocated(ctx context.Context, m solidarity.MemberState, family solidarity.FamilyID) (int64, error) {
-	var n int64
-	f := solidarity.CaseFilter{Involving: &m, Open: true, Limit: 10000}
-	for {
-		page, err := s.Store.Cases(ctx, f)
-		if err != nil {
-			return 0, err
-		}
-		for _, c := range page {
-			if c.Allocated == m && c.Family != family && c.State != string(cases.RelocatedOut) {
-				n++
-			}
-		}
-		if len(page) < f.Limit {
-			return n, nil
-		}
-		f.After = page[len(page)-1].ID
-	}
 }

@@ -61,6 +61,9 @@ func (s *Service) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*
 		return nil, err
 	}
 	if own != nil {
+		if f.Benefitting != nil && *f.Benefitting != *own {
+			return nil, denied(solidarity.ReadCases, *f.Benefitting)
+		}
 		f.Benefitting = own
 	}
 	return s.Store.Arrivals(ctx, f)
@@ -72,18 +75,20 @@ func (s *Service) Arrival(ctx context.Context, id solidarity.ArrivalID) (*solida
 	if err != nil {
 		return nil, err
 	}
-	if !solidarity.Can(user(ctx), solidarity.ReadCases, a.Benefitting) {
-		// An officer of a state of relocation sees an arrival its people came from.
-		m := user(ctx).State
-		if m == "" {
-			return nil, denied(solidarity.ReadCases, a.Benefitting)
+	if u := user(ctx); !solidarity.Can(u, solidarity.ReadCases, a.Benefitting) {
+		// An officer of a state of relocation sees an arrival its people came from;
+		// to anyone else another state's arrival does not exist, as its cases do not.
+		notFound := &solidarity.Error{Code: solidarity.ENOTFOUND, Message: fmt.Sprintf("no arrival %s", id)}
+		if u == nil || u.State == "" || !solidarity.Can(u, solidarity.ReadCases, u.State) {
+			return nil, notFound
 		}
+		m := u.State
 		cs, err := s.Store.Cases(ctx, solidarity.CaseFilter{Arrival: &id, Involving: &m, Limit: 1})
 		if err != nil {
 			return nil, err
 		}
-		if len(cs) == 0 || !solidarity.Can(user(ctx), solidarity.ReadCases, m) {
-			return nil, denied(solidarity.ReadCases, a.Benefitting)
+		if len(cs) == 0 {
+			return nil, notFound
 		}
 	}
 	return a, nil

@@ -54,6 +54,8 @@ func (s *Service) Register(ctx context.Context, l *arrival.List, idemKey string)
 	a := l.Arrival
 	if a.ID == "" {
 		a.ID = solidarity.ArrivalID(g.next("ARR-"))
+	} else if !validID(string(a.ID)) {
+		return nil, invalid("arrival.id", "", "an arrival ID is 1 to 64 letters, digits and '-' (got %q)", a.ID)
 	}
 	a.At = ledger.Normalize(a.At)
 	a.Actor = actor(ctx)
@@ -141,4 +143,17 @@ func under6(p *arrival.Person, a solidarity.Arrival) bool {
 		return p.BirthDate.AddDate(6, 0, 0).After(a.At)
 	}
 	return p.AssessedAge > 0 && p.AssessedAge < 6
+}
+
+// validID reports whether s can name an arrival: it goes into URLs and the ledger.
+func validID(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
 }

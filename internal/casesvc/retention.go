@@ -28,9 +28,10 @@ type Consequence struct {
 // now (deadline.Missed): responsibility shifting after a missed transfer time limit
 // (Art. 37(1) AMMR) or take charge time limit (Art. 39(1)), tacit acceptance (Art.
 // 40), the end of the border procedure (Art. 51(2) APR), and so on. Each is an event
-// recorded by the system, dated now, noting the limit missed; limits whose consequence
-// is not an event the case's state allows are reported for an officer. One run looks
-// at the 1000 most overdue cases; run it again for more. Coordinator only (serve
+// recorded by the system, dated when the limit ran out, noting the limit missed. One
+// run looks at the 1000 cases whose consequence is the most overdue (the store's
+// next_consequence index); run it again for more. A case changed since it was read is
+// left for the next run. Coordinator only (serve
 // --apply-missed runs it periodically as the system).
 func (s *Service) ApplyMissed(ctx context.Context) ([]Consequence, error) {
 	if !solidarity.Can(user(ctx), solidarity.WriteCaseEvent, "") {
@@ -38,7 +39,9 @@ func (s *Service) ApplyMissed(ctx context.Context) ([]Consequence, error) {
 	}
 	now := s.Now()
 	var out []Consequence
-	f := solidarity.CaseFilter{Open: true, DueBefore: &now, Limit: 1000}
+	// Only the cases with a consequence to record: limits an officer must decide on
+	// never hold the job back.
+	f := solidarity.CaseFilter{Open: true, ConsequenceBefore: &now, Limit: 1000}
 	recs, err := s.Store.Cases(ctx, f)
 	if err != nil {
 		return nil, err
@@ -51,9 +54,7 @@ func (s *Service) ApplyMissed(ctx context.Context) ([]Consequence, error) {
 		for _, m := range deadline.Missed(fl.Case, s.Limits, now) {
 			c := Consequence{Case: r.ID, Limit: m.Due.Limit, Article: m.Due.Article, Due: m.Due.Due, Event: string(m.Event)}
 			if m.Event == "" {
-				c.Outcome = "an officer must decide: " + m.Due.Consequence
-				out = append(out, c)
-				continue
+				continue // an officer must decide: shown in the deadline view
 			}
 			note := fmt.Sprintf("time limit %s (%s) missed: due %s", m.Due.Limit, m.Due.Article, m.Due.Due.Format(time.DateOnly))
 			// The event is dated when the limit ran out, not when the job noticed.
@@ -61,7 +62,7 @@ func (s *Service) ApplyMissed(ctx context.Context) ([]Consequence, error) {
 			if last := fl.Last(); at.Before(last) {
 				at = last
 			}
-			a, err := s.apply(ctx, EventRequest{Case: r.ID, Event: m.Event, At: at}, "", note)
+			a, err := s.apply(ctx, EventRequest{Case: r.ID, Event: m.Event, At: at}, "", note, r.Version)
 			if err != nil {
 				c.Outcome = "not applied: " + err.Error()
 			} else {
@@ -79,7 +80,13 @@ type Erased struct {
 	ClosedBefore time.Time           `json:"closed_before"`
 	Cases        []solidarity.CaseID `json:"cases"`
 	Entries      []int64             `json:"entries"`
+	// More is set when the call stopped at its batch limit with records left.
+	More bool `json:"more,omitempty"`
 }
+
+// eraseBatches bounds one Erase call (batches of 500): a long backlog is erased over
+// several calls, each answering in reasonable time.
+const eraseBatches = 20
 
 // Erase applies the retention rule: the personal records of cases closed more than
 // Params.Retention before now are erased (the sealed record is removed; the flow, the
@@ -95,7 +102,7 @@ func (s *Service) Erase(ctx context.Context, retention time.Duration) (*Erased, 
 	now := s.now()
 	before := now.Add(-retention)
 	res := &Erased{ClosedBefore: before}
-	for {
+	for range eraseBatches {
 		recs, err := s.Store.Cases(ctx, solidarity.CaseFilter{ClosedBefore: &before, NotErased: true, Limit: 500})
 		if err != nil {
 			return nil, err
@@ -121,6 +128,8 @@ func (s *Service) Erase(ctx context.Context, retention time.Duration) (*Erased, 
 		res.Cases = append(res.Cases, p.Cases...)
 		res.Entries = append(res.Entries, out.Seq)
 	}
+	res.More = true
+	return res, nil
 }
 
 // Resealed is what Reseal did.

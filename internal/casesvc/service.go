@@ -115,13 +115,16 @@ func (s *Service) setFlow(r *solidarity.CaseRecord, f *Flow) error {
 		return err
 	}
 	r.Flow, r.State = b, string(f.State)
-	r.NextDue = time.Time{}
-	if dues := deadline.Compute(f.Case, s.Limits); len(dues) > 0 {
-		r.NextDue = dueEnd(dues[0])
-		for _, d := range dues[1:] {
-			if e := dueEnd(d); e.Before(r.NextDue) {
-				r.NextDue = e
-			}
+	r.NextDue, r.NextConsequence = time.Time{}, time.Time{}
+	for _, d := range deadline.Compute(f.Case, s.Limits) {
+		e := dueEnd(d)
+		if r.NextDue.IsZero() || e.Before(r.NextDue) {
+			r.NextDue = e
+		}
+		// What ApplyMissed will record (deadline.Missed): a consequence that is an
+		// event the case's state allows.
+		if d.Then != "" && cases.Can(f.State, d.Then) && (r.NextConsequence.IsZero() || e.Before(r.NextConsequence)) {
+			r.NextConsequence = e
 		}
 	}
 	if f.State.Terminal() && r.Closed.IsZero() {
@@ -243,4 +246,20 @@ func (s *Service) open(r *solidarity.CaseRecord) (*arrival.Person, error) {
 		return nil, &solidarity.Error{Code: solidarity.EINTERNAL, Message: fmt.Sprintf("case %s: personal record: %v", r.ID, err)}
 	}
 	return &p, nil
+}
+
+// addNote keeps an officer's note on an event in the case's sealed record (opened
+// and sealed again without a read being served: nothing leaves the service).
+func (s *Service) addNote(ctx context.Context, r *solidarity.CaseRecord, at time.Time, ev cases.Event, text string) error {
+	p, err := s.open(r)
+	if err != nil {
+		return err
+	}
+	p.Notes = append(p.Notes, arrival.Note{At: at, Event: string(ev), Actor: actor(ctx), Text: text})
+	sealed, err := s.seal(p)
+	if err != nil {
+		return err
+	}
+	r.Personal = sealed
+	return nil
 }

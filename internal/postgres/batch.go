@@ -395,6 +395,15 @@ func (v *txView) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, er
 	return ts, err
 }
 
+func (v *txView) Allocated(ctx context.Context, m solidarity.MemberState, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+	if err := v.start(ctx); err != nil {
+		return 0, err
+	}
+	n, err := view{batchQueryer{v.b}}.Allocated(v.b.ctx, m, exceptFamily, exceptStates...)
+	v.failed = v.failed || err != nil
+	return n, err
+}
+
 func (v *txView) start(ctx context.Context) error {
 	if v.b.fatal != nil {
 		return internal("append", v.b.fatal)

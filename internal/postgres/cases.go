@@ -51,7 +51,7 @@ func (s *Store) refreshStats() {
 
 const (
 	arrivalColumns = `id, vessel, port, at, sar, benefitting, persons, families, minors, registered, actor`
-	caseColumns    = `id, arrival, family, benefitting, allocated, responsible, state, flow, next_due, personal, opened, closed, erased, version`
+	caseColumns    = `id, arrival, family, benefitting, allocated, responsible, state, flow, next_due, personal, opened, closed, erased, version, next_consequence`
 	accessColumns  = `seq, at, actor, role, state, case_id, purpose`
 )
 
@@ -167,17 +167,17 @@ func caseStatements(w *solidarity.CaseWrite, queue func(fail func(error) error, 
 			}
 			return failInternal(err)
 		}, -1, `INSERT INTO cases (`+caseColumns+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1)`,
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1, $14)`,
 			string(c.ID), string(c.Arrival), string(c.Family), string(c.Benefitting),
 			string(c.Allocated), string(c.Responsible), c.State, flowBytes(c.Flow), nullTime(c.NextDue),
-			c.Personal, pgTime(c.Opened), nullTime(c.Closed), nullTime(c.Erased))
+			c.Personal, pgTime(c.Opened), nullTime(c.Closed), nullTime(c.Erased), nullTime(c.NextConsequence))
 	}
 	for _, c := range w.Update {
 		queue(failInternal, 1, `UPDATE cases SET allocated = $1, responsible = $2, state = $3,
-			flow = $4, next_due = $5, personal = $6, closed = $7, erased = $8, version = version + 1
+			flow = $4, next_due = $5, personal = $6, closed = $7, erased = $8, next_consequence = $11, version = version + 1
 			WHERE id = $9 AND version = $10`,
 			string(c.Allocated), string(c.Responsible), c.State, flowBytes(c.Flow), nullTime(c.NextDue),
-			c.Personal, nullTime(c.Closed), nullTime(c.Erased), string(c.ID), c.Version)
+			c.Personal, nullTime(c.Closed), nullTime(c.Erased), string(c.ID), c.Version, nullTime(c.NextConsequence))
 	}
 }
 
@@ -293,15 +293,19 @@ func (s *Store) Cases(ctx context.Context, f solidarity.CaseFilter) ([]*solidari
 	if err != nil {
 		return nil, err
 	}
-	if f.DueBefore != nil && f.After != "" {
+	if (f.DueBefore != nil || f.ConsequenceBefore != nil) && f.After != "" || f.DueBefore != nil && f.ConsequenceBefore != nil {
 		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "after",
-			Message: "after pages in ID order, not with due_before"}
+			Message: "after pages in ID order, not with due_before or consequence_before, which do not go together"}
 	}
 	q := caseQuery(f)
 	order := ` ORDER BY id`
 	if f.DueBefore != nil {
 		q.where("next_due IS NOT NULL AND next_due < $", bound(*f.DueBefore))
 		order = ` ORDER BY next_due, id`
+	}
+	if f.ConsequenceBefore != nil {
+		q.where("next_consequence IS NOT NULL AND next_consequence < $", bound(*f.ConsequenceBefore))
+		order = ` ORDER BY next_consequence, id`
 	}
 	if f.After != "" {
 		q.where("id > $", string(f.After))
@@ -401,11 +405,12 @@ func scanCase(row pgx.Row) (*solidarity.CaseRecord, error) {
 	var c solidarity.CaseRecord
 	var id, arrival, family, benefitting, allocated, responsible string
 	var flow []byte
-	var nextDue, closed, erased *time.Time
+	var nextDue, closed, erased, nextConsequence *time.Time
 	if err := row.Scan(&id, &arrival, &family, &benefitting, &allocated, &responsible, &c.State, &flow,
-		&nextDue, &c.Personal, &c.Opened, &closed, &erased, &c.Version); err != nil {
+		&nextDue, &c.Personal, &c.Opened, &closed, &erased, &c.Version, &nextConsequence); err != nil {
 		return nil, err
 	}
+	c.NextConsequence = timeOrZero(nextConsequence)
 	c.ID, c.Arrival, c.Family = solidarity.CaseID(id), solidarity.ArrivalID(arrival), solidarity.FamilyID(family)
 	c.Benefitting, c.Allocated, c.Responsible = solidarity.MemberState(benefitting),
 		solidarity.MemberState(allocated), solidarity.MemberState(responsible)

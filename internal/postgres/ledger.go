@@ -107,8 +107,33 @@ type batcher interface {
 	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
+// Allocated implements solidarity.View on the committed state.
+func (s *Store) Allocated(ctx context.Context, m solidarity.MemberState, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+	return view{s.pool}.Allocated(ctx, m, exceptFamily, exceptStates...)
+}
+
 // view is a solidarity.View on the pool or inside the batch transaction.
 type view struct{ q batcher }
+
+// Allocated counts over cases_allocated (allocated): one state's cases.
+func (v view) Allocated(ctx context.Context, m solidarity.MemberState, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+	if exceptStates == nil {
+		exceptStates = []string{}
+	}
+	b := &pgx.Batch{}
+	b.Queue(`SELECT count(*) FROM cases WHERE allocated = $1 AND closed IS NULL AND family <> $2 AND NOT (state = ANY($3))`,
+		string(m), string(exceptFamily), exceptStates)
+	br := v.q.SendBatch(ctx, b)
+	defer br.Close()
+	var n int64
+	if err := br.QueryRow().Scan(&n); err != nil {
+		return 0, internal("allocated", err)
+	}
+	if err := br.Close(); err != nil {
+		return 0, internal("allocated", err)
+	}
+	return n, nil
+}
 
 // Find reads each type with a query of its own, all in one pipeline (one round trip),
 // and merges them in sequence order. "cycle = $1 AND type = $2 ORDER BY seq" reads in

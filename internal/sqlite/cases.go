@@ -23,7 +23,7 @@ func (s *Store) AppendCase(ctx context.Context, idemKey string, e *solidarity.En
 
 const (
 	arrivalColumns = `id, vessel, port, at, sar, benefitting, persons, families, minors, registered, actor`
-	caseColumns    = `id, arrival, family, benefitting, allocated, responsible, state, flow, next_due, personal, opened, closed, erased, version`
+	caseColumns    = `id, arrival, family, benefitting, allocated, responsible, state, flow, next_due, personal, opened, closed, erased, version, next_consequence`
 	accessColumns  = `seq, at, actor, role, state, case_id, purpose`
 )
 
@@ -43,10 +43,10 @@ func applyCases(ctx context.Context, tx *sql.Tx, w *solidarity.CaseWrite) error 
 	}
 	for _, c := range w.Insert {
 		_, err := tx.ExecContext(ctx, `INSERT INTO cases (`+caseColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
 			string(c.ID), string(c.Arrival), string(c.Family), string(c.Benefitting),
 			string(c.Allocated), string(c.Responsible), c.State, flowBytes(c.Flow), nullTime(c.NextDue),
-			c.Personal, formatTime(c.Opened), nullTime(c.Closed), nullTime(c.Erased))
+			c.Personal, formatTime(c.Opened), nullTime(c.Closed), nullTime(c.Erased), nullTime(c.NextConsequence))
 		switch {
 		case isUnique(err):
 			return solidarity.Errorf(solidarity.ECONFLICT, "case %s already exists", c.ID)
@@ -58,10 +58,10 @@ func applyCases(ctx context.Context, tx *sql.Tx, w *solidarity.CaseWrite) error 
 	}
 	for _, c := range w.Update {
 		res, err := tx.ExecContext(ctx, `UPDATE cases SET allocated = ?, responsible = ?, state = ?,
-			flow = ?, next_due = ?, personal = ?, closed = ?, erased = ?, version = version + 1
+			flow = ?, next_due = ?, personal = ?, closed = ?, erased = ?, next_consequence = ?, version = version + 1
 			WHERE id = ? AND version = ?`,
 			string(c.Allocated), string(c.Responsible), c.State, flowBytes(c.Flow), nullTime(c.NextDue),
-			c.Personal, nullTime(c.Closed), nullTime(c.Erased), string(c.ID), c.Version)
+			c.Personal, nullTime(c.Closed), nullTime(c.Erased), nullTime(c.NextConsequence), string(c.ID), c.Version)
 		if err != nil {
 			return internal("append case", err)
 		}
@@ -199,9 +199,9 @@ func (s *Store) Cases(ctx context.Context, f solidarity.CaseFilter) ([]*solidari
 	if err != nil {
 		return nil, err
 	}
-	if f.DueBefore != nil && f.After != "" {
+	if (f.DueBefore != nil || f.ConsequenceBefore != nil) && f.After != "" || f.DueBefore != nil && f.ConsequenceBefore != nil {
 		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "after",
-			Message: "after pages in ID order, not with due_before"}
+			Message: "after pages in ID order, not with due_before or consequence_before, which do not go together"}
 	}
 	where, args := caseWhere(f)
 	order := ` ORDER BY id`
@@ -209,6 +209,11 @@ func (s *Store) Cases(ctx context.Context, f solidarity.CaseFilter) ([]*solidari
 		where = append(where, "next_due IS NOT NULL", "next_due < ?")
 		args = append(args, bound(*f.DueBefore))
 		order = ` ORDER BY next_due, id`
+	}
+	if f.ConsequenceBefore != nil {
+		where = append(where, "next_consequence IS NOT NULL", "next_consequence < ?")
+		args = append(args, bound(*f.ConsequenceBefore))
+		order = ` ORDER BY next_consequence, id`
 	}
 	if f.After != "" {
 		where = append(where, "id > ?")
@@ -298,12 +303,15 @@ func scanCase(row interface{ Scan(...any) error }) (*solidarity.CaseRecord, erro
 	var c solidarity.CaseRecord
 	var id, arrival, family, benefitting, allocated, responsible, opened string
 	var flow []byte
-	var nextDue, closed, erased sql.NullString
+	var nextDue, closed, erased, nextConsequence sql.NullString
 	if err := row.Scan(&id, &arrival, &family, &benefitting, &allocated, &responsible, &c.State, &flow,
-		&nextDue, &c.Personal, &opened, &closed, &erased, &c.Version); err != nil {
+		&nextDue, &c.Personal, &opened, &closed, &erased, &c.Version, &nextConsequence); err != nil {
 		return nil, err
 	}
 	var err error
+	if c.NextConsequence, err = parseNullTime(nextConsequence); err != nil {
+		return nil, err
+	}
 	if c.Opened, err = parseTime(opened); err != nil {
 		return nil, err
 	}

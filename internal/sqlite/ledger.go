@@ -225,6 +225,13 @@ func (v txView) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, err
 	return view{v.tx}.Totals(v.ctx, cycle)
 }
 
+func (v txView) Allocated(ctx context.Context, m solidarity.MemberState, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return view{v.tx}.Allocated(v.ctx, m, exceptFamily, exceptStates...)
+}
+
 // Entries implements solidarity.Store.
 func (s *Store) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*solidarity.Entry, error) {
 	limit := f.Limit
@@ -282,8 +289,30 @@ func (s *Store) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, err
 	return view{s.read}.Totals(ctx, cycle)
 }
 
+// Allocated implements solidarity.View on the committed state.
+func (s *Store) Allocated(ctx context.Context, m solidarity.MemberState, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+	return view{s.read}.Allocated(ctx, m, exceptFamily, exceptStates...)
+}
+
 // view is a solidarity.View on the read pool or inside the batch transaction.
 type view struct{ q queryer }
+
+// Allocated reads cases_allocated (allocated, ...): a count over one state's cases.
+func (v view) Allocated(ctx context.Context, m solidarity.MemberState, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+	query := `SELECT count(*) FROM cases WHERE allocated = ? AND closed IS NULL AND family <> ?`
+	args := []any{string(m), string(exceptFamily)}
+	if len(exceptStates) > 0 {
+		query += ` AND state NOT IN (?` + strings.Repeat(", ?", len(exceptStates)-1) + `)`
+		for _, st := range exceptStates {
+			args = append(args, st)
+		}
+	}
+	var n int64
+	if err := v.q.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
+		return 0, internal("allocated", err)
+	}
+	return n, nil
+}
 
 func (v view) Find(ctx context.Context, cycle int, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
 	query := `SELECT ` + entryColumns + ` FROM entries WHERE cycle = ?`

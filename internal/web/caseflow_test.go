@@ -31,7 +31,7 @@ func caseRoutes(f *fixture) []caseRoute {
 	return []caseRoute{
 		{"register arrival", "POST", "/api/v1/arrivals", csv, "text/csv", [4]int{201, 201, 403, 403}},
 		{"list arrivals", "GET", "/api/v1/arrivals", "", "", [4]int{200, 200, 200, 200}},
-		{"arrival", "GET", "/api/v1/arrivals/" + arr, "", "", [4]int{200, 200, 403, 200}},
+		{"arrival", "GET", "/api/v1/arrivals/" + arr, "", "", [4]int{200, 200, 404, 200}},
 		{"list cases", "GET", "/api/v1/cases?arrival=" + arr, "", "", [4]int{200, 200, 200, 200}},
 		{"list cases of another state", "GET", "/api/v1/cases?state=IT", "", "", [4]int{200, 200, 403, 200}},
 		{"case", "GET", "/api/v1/cases/" + single, "", "", [4]int{200, 200, 404, 200}},
@@ -242,13 +242,17 @@ func TestNoPersonalDataInLogs(t *testing.T) {
 	mustJSON(t, body, &reg)
 	for _, id := range append(reg.Cases, f.caseIDs...) {
 		for _, p := range []string{"/api/v1/cases/" + string(id) + "/person", "/api/v1/cases/" + string(id) + "/determination",
-			"/cases/" + string(id) + "?person=1", "/cases/" + string(id) + "?determine=1"} {
-			if res, body := f.do(req{method: "GET", path: p, as: "it"}); res.StatusCode != 200 {
+			"POST /cases/" + string(id) + "/person", "POST /cases/" + string(id) + "/determination"} {
+			method := "GET"
+			if m, rest, ok := strings.Cut(p, " "); ok {
+				method, p = m, rest
+			}
+			if res, body := f.do(req{method: method, path: p, as: "it"}); res.StatusCode != 200 {
 				t.Fatalf("%s: %d %.300s", p, res.StatusCode, body)
 			}
 		}
 	}
-	if _, body := f.do(req{method: "GET", path: "/cases/" + string(reg.Cases[0]) + "?person=1", as: "it"}); !strings.Contains(body, names[0]) {
+	if _, body := f.do(req{method: "POST", path: "/cases/" + string(reg.Cases[0]) + "/person", as: "it"}); !strings.Contains(body, names[0]) {
 		t.Fatal("the page does not show the person: the test would prove nothing")
 	}
 	bad := strings.Replace(list, ",F,ER,ti;en", ",Q,ER,ti;en", 1)
@@ -285,8 +289,8 @@ func TestCasePages(t *testing.T) {
 			{"/arrivals", 200, []string{`id="import-form"`, "Test Star (fictional)", `href="/access-log"`}, nil},
 			{arr, 200, []string{`id="counts"`, "RELOCATION_IDENTIFIED", `data-family=`, "Disembarked after a search-and-rescue operation"}, nil},
 			{head, 200, []string{`id="allocation-form"`, `id="event-form"`, `value="relocation-security-cleared"`, `id="person-form"`, `id="determine-form"`}, []string{`id="person-name"`}},
-			{single + "?person=1", 200, []string{`id="person-name"`, seedNames[2], "This read is recorded"}, nil},
-			{single + "?determine=1", 200, []string{`id="explanation"`, `id="track-reasons"`}, nil},
+			{"POST " + single + "/person", 200, []string{`id="person-name"`, seedNames[2], "This read is recorded"}, nil},
+			{"POST " + single + "/determination", 200, []string{`id="explanation"`, `id="track-reasons"`}, nil},
 			{"/deadlines", 200, []string{`id="apply-form"`, "Overdue", "Due soon"}, nil},
 			{"/access-log", 200, []string{`id="access-log"`, string(f.caseIDs[2])}, nil},
 		},
@@ -295,29 +299,33 @@ func TestCasePages(t *testing.T) {
 			{arr, 200, []string{`id="counts"`}, nil},
 			{head, 200, []string{`id="event-form"`, `id="person-form"`}, []string{`id="allocation-form"`, `value="relocation-confirmed"`}},
 			{single, 200, []string{`value="screening-started"`, "Screening started"}, nil},
-			{single + "?person=1", 200, []string{seedNames[2]}, nil},
+			{"POST " + single + "/person", 200, []string{seedNames[2]}, nil},
 			{"/deadlines", 200, []string{"Overdue"}, []string{`id="apply-form"`}},
 			{"/access-log", 403, nil, nil},
 		},
 		"fr": {
 			{"/arrivals", 200, []string{`id="import-form"`, `id="no-arrivals"`}, []string{"Test Star"}},
-			{arr, 403, nil, nil},
+			{arr, 404, nil, nil},
 			{single, 404, nil, []string{seedNames[2]}},
-			{single + "?person=1", 404, nil, []string{seedNames[2]}},
+			{"POST " + single + "/person", 404, nil, []string{seedNames[2]}},
 			{"/deadlines", 200, nil, nil},
 		},
 		"audit": {
 			{"/arrivals", 200, []string{"Test Star (fictional)"}, []string{`id="import-form"`}},
 			{arr, 200, []string{`id="counts"`}, nil},
 			{single, 200, []string{`id="person-not-allowed"`, `id="history"`}, []string{`id="event-form"`, `id="person-form"`, `id="determine-form"`}},
-			{single + "?person=1", 200, []string{`id="person-not-allowed"`}, []string{seedNames[2]}},
+			{"POST " + single + "/person", 200, []string{`id="person-not-allowed"`}, []string{seedNames[2]}},
 			{"/deadlines", 200, nil, []string{`id="apply-form"`}},
 			{"/access-log", 200, []string{`id="access-log"`}, nil},
 		},
 	}
 	for _, as := range []string{"coord", "it", "fr", "audit"} {
 		for _, c := range pages[as] {
-			res, body := f.do(req{method: "GET", path: c.path, as: as})
+			method, path := "GET", c.path
+			if m, rest, ok := strings.Cut(c.path, " "); ok {
+				method, path = m, rest
+			}
+			res, body := f.do(req{method: method, path: path, as: as})
 			if res.StatusCode != c.status {
 				t.Errorf("%s as %s: %d, want %d", c.path, as, res.StatusCode, c.status)
 				continue

@@ -381,14 +381,29 @@ func (s *Server) casePage(r *http.Request, id solidarity.CaseID) (*casePage, err
 }
 
 func (s *Server) handleCasePage(w http.ResponseWriter, r *http.Request) {
+	s.renderCase(w, r, false, false)
+}
+
+// handlePersonForm and handleDetermineForm show the case page with the personal record
+// or the determination. They are POSTs (behind the cross-origin protection), not
+// GETs: a read of a personal record is recorded, and must not be caused by a link,
+// a prefetch or a reload.
+func (s *Server) handlePersonForm(w http.ResponseWriter, r *http.Request) {
+	s.renderCase(w, r, true, false)
+}
+
+func (s *Server) handleDetermineForm(w http.ResponseWriter, r *http.Request) {
+	s.renderCase(w, r, false, true)
+}
+
+func (s *Server) renderCase(w http.ResponseWriter, r *http.Request, person, determine bool) {
 	id := pathCase(r)
 	page, err := s.casePage(r, id)
 	if err != nil {
 		s.pageServiceError(w, r, err)
 		return
 	}
-	q := r.URL.Query()
-	if q.Get("person") != "" {
+	if person {
 		p, err := s.cases.Person(r.Context(), id, "view")
 		switch code := solidarity.ErrorCode(err); code {
 		case "":
@@ -400,7 +415,7 @@ func (s *Server) handleCasePage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if q.Get("determine") != "" {
+	if determine {
 		d, err := s.cases.Determine(r.Context(), id)
 		switch code := solidarity.ErrorCode(err); code {
 		case "":
@@ -412,6 +427,7 @@ func (s *Server) handleCasePage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, http.StatusOK, "case.html", page)
 }
 

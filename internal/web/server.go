@@ -152,6 +152,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /arrivals", s.casePages(s.handleImportForm))
 	mux.HandleFunc("GET /arrivals/{id}", s.casePages(s.handleArrivalPage))
 	mux.HandleFunc("GET /cases/{id}", s.casePages(s.handleCasePage))
+	mux.HandleFunc("POST /cases/{id}/person", s.casePages(s.handlePersonForm))
+	mux.HandleFunc("POST /cases/{id}/determination", s.casePages(s.handleDetermineForm))
 	mux.HandleFunc("POST /cases/{id}/events", s.casePages(s.handleEventForm))
 	mux.HandleFunc("POST /cases/{id}/allocation", s.casePages(s.handleAllocationForm))
 	mux.HandleFunc("GET /deadlines", s.casePages(s.handleDeadlinesPage))
