@@ -226,6 +226,11 @@ func (d *demo) family(members []*solidarity.CaseRecord, at time.Time, room map[s
 	if d.err != nil {
 		return
 	}
+	if m == "PT" {
+		// Portugal's share is left to the coordinator: these cleared candidates wait
+		// for an allocation (by hand, or from the matching engine's proposal).
+		return
+	}
 	if v, err := d.svc.Case(d.ctx, head.ID); err == nil && v.Record.Allocated == "" {
 		if _, err := d.svc.Assign(d.ctx, head.ID, m, ""); err != nil {
 			d.err = fmt.Errorf("demo: allocating family of %s to %s: %w", head.ID, m, err)
@@ -234,7 +239,8 @@ func (d *demo) family(members []*solidarity.CaseRecord, at time.Time, room map[s
 	}
 	// How far each state's families have come by now: Ireland's arrived (as 16
 	// did in 2018), Spain's transferred, Germany's decided but not moved, France's
-	// awaiting confirmation, Portugal's allocated only.
+	// awaiting confirmation; the candidates meant for Portugal's places are cleared
+	// and not yet allocated.
 	switch m {
 	case "IE", "ES":
 		d.step(head.ID, cases.RelocationInfo, day(10), "")
