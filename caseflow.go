@@ -104,7 +104,7 @@ type CaseFilter struct {
 	// time, earliest first (the missed-limit job). Not with DueBefore.
 	ConsequenceBefore *time.Time
 	After             CaseID // paging in ID order: cases after this ID
-	Limit     int    // 1 to 10000; 0 means 1000
+	Limit             int    // 1 to 10000; 0 means 1000
 }
 
 // ArrivalFilter selects arrivals, latest first.

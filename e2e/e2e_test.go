@@ -3,7 +3,9 @@
 // what a person sees in a browser: dashboard.test.mjs on the shipped data,
 // ledger.test.mjs on a server with a SQLite ledger (login, pledging, refusals), and
 // caseflow.test.mjs on a server with the case flow (a landing imported, a family
-// relocated from Italy to Germany, the transfer counted against Germany's pledge).
+// relocated from Italy to Germany, the transfer counted against Germany's pledge), and
+// proposal.test.mjs on a server with relocation candidates and pledges (the matching
+// engine's proposal, a family's explanation, the placements accepted).
 //
 // Set up once with `cd e2e && npm ci` and `apt-get install chromium`. Without node,
 // playwright-core or chromium the test skips, unless SOLIDARITY_E2E=required (as in CI),
@@ -27,7 +29,10 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/arrival"
+	"solidarity/cases"
 	"solidarity/internal/app"
+	"solidarity/internal/casesvc"
 	"solidarity/internal/catalog"
 	"solidarity/internal/cyclefile"
 	"solidarity/internal/keyring"
@@ -168,6 +173,169 @@ func TestCaseflowInBrowser(t *testing.T) {
 			}
 		}
 	}
+}
+
+// proposalNames are the fictional people of TestProposalInBrowser's landing: two
+// families and one person alone. The server's log must never hold them.
+var proposalNames = []string{"Ada Fintiva", "Bo Fintiva", "Cyra Fintivo", "Dan Fintivo", "Eda Fintivo", "Fay Inventada"}
+
+// TestProposalInBrowser serves the real handler with a ledger and the case flow on a
+// fresh SQLite database: the shipped cycles; relocation pledges for the current year
+// by Germany (6) and France (4); a landing in Italy four days ago whose three families
+// (two, three and one persons, with stated preferences and languages) are cleared
+// for relocation and not allocated; and the coordinator, whose credentials go to
+// proposal.test.mjs in the environment.
+func TestProposalInBrowser(t *testing.T) {
+	node := prerequisites(t)
+	ctx := t.Context()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "proposal.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := ledgersvc.New(st, &catalog.Catalog{})
+	system := solidarity.NewContextWithUser(ctx, solidarity.System)
+	if _, err := app.Seed(ctx, svc, false); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := keyring.Parse("e2e", strings.NewReader(keyring.NewKey(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := app.Cases(svc, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	year := time.Now().UTC().Year()
+	if !slices.Contains(cyclefile.Shipped(), year) {
+		t.Skipf("no shipped cycle for %d: the browser test of the proposal needs one", year)
+	}
+	for _, p := range []struct {
+		m solidarity.MemberState
+		n int64
+	}{{"DE", 6}, {"FR", 4}} {
+		if _, _, err := svc.Pledge(system, year, p.m, solidarity.PledgePayload{Type: solidarity.RelocationApplicants, Relocations: p.n}, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	landed := time.Now().UTC().Add(-4 * 24 * time.Hour).Truncate(time.Hour)
+	person := func(ref, fam, name string, langs []string, prefs ...solidarity.MemberState) arrival.Person {
+		return arrival.Person{Ref: ref, Family: solidarity.FamilyID(fam), Name: name, AssessedAge: 30, Sex: arrival.OtherSx,
+			Nationality: "ER", Languages: langs, Preferences: prefs}
+	}
+	list := &arrival.List{
+		Arrival: solidarity.Arrival{Vessel: "Proposal Star (fictional)", Port: "Pozzallo", At: landed, SAR: true, Benefitting: "IT"},
+		Persons: []arrival.Person{
+			person("P1", "K1", proposalNames[0], []string{"ti", "de"}, "DE"), person("P2", "K1", proposalNames[1], []string{"ti"}),
+			person("P3", "K2", proposalNames[2], []string{"fr"}, "FR", "DE"), person("P4", "K2", proposalNames[3], nil), person("P5", "K2", proposalNames[4], nil),
+			person("P6", "", proposalNames[5], []string{"ar"}, "FR"),
+		},
+	}
+	reg, err := cs.Register(system, list, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]solidarity.CaseID, len(reg.Cases))
+	for i, c := range reg.Cases {
+		ids[i] = c.ID
+	}
+	step := func(req casesvc.EventRequest) {
+		t.Helper()
+		if _, err := cs.Apply(system, req, ""); err != nil {
+			t.Fatalf("%s: %v", req.Event, err)
+		}
+	}
+	for i, ev := range []cases.Event{cases.ScreeningStarted, cases.Applied, cases.Registration} {
+		step(casesvc.EventRequest{Case: ids[0], Also: ids[1:], Event: ev, At: landed.Add(time.Duration(i+1) * time.Hour)})
+	}
+	for _, head := range []int{0, 2, 5} {
+		step(casesvc.EventRequest{Case: ids[head], Event: cases.RelocationCandidate, At: landed.Add(4 * time.Hour)})
+		step(casesvc.EventRequest{Case: ids[head], Event: cases.RelocationCleared, At: landed.Add(5 * time.Hour)})
+	}
+	password := rand.Text()
+	if err := svc.AddUser(system, &solidarity.User{Name: "coordinator", Role: solidarity.Coordinator}, password); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"SOLIDARITY_COORDINATOR_USER=coordinator", "SOLIDARITY_COORDINATOR_PASSWORD=" + password,
+		"SOLIDARITY_FAMILIES=3", "SOLIDARITY_YEAR=" + strconv.Itoa(year), "SOLIDARITY_NAMES=" + strings.Join(proposalNames, ";")}
+	var logs syncBuffer
+	logger := slog.New(slog.NewMultiHandler(serverLog(t).Handler(),
+		slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	srv, err := web.New(&catalog.Catalog{}, logger, 2026, web.WithLedger(svc), web.WithCases(cs))
+	if err != nil {
+		t.Fatalf("web.New: %v", err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	runNode(t, node, "proposal.test.mjs", append(env, "SOLIDARITY_URL="+ts.URL)...)
+	out := logs.String()
+	if !strings.Contains(out, "/relocation") {
+		t.Fatal("the server logged no relocation request: the log check would prove nothing")
+	}
+	for _, n := range proposalNames {
+		for _, part := range strings.Fields(n) {
+			if strings.Contains(out, part) {
+				t.Errorf("the server log holds %q, part of a person's name", part)
+			}
+		}
+	}
+}
+
+// TestDiciottiProposalInBrowser: the coordinator asks the matching engine for a
+// proposal for the Diciotti demo's relocation candidates and reads one family's
+// explanation (e2e/proposal-diciotti.test.mjs). The demo's pledges are 2026's.
+func TestDiciottiProposalInBrowser(t *testing.T) {
+	node := prerequisites(t)
+	if y := time.Now().UTC().Year(); y != 2026 {
+		t.Skipf("the Diciotti demo draws on the 2026 pledges; allocations count against the current year (%d)", y)
+	}
+	ctx := t.Context()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "diciotti.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := ledgersvc.New(st, &catalog.Catalog{})
+	system := solidarity.NewContextWithUser(ctx, solidarity.System)
+	if _, err := app.Seed(ctx, svc, false); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := keyring.Parse("e2e", strings.NewReader(keyring.NewKey(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := app.Cases(svc, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := app.SeedDiciotti(ctx, svc, cs); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := cs.Cases(system, solidarity.CaseFilter{Open: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	families := map[solidarity.FamilyID]bool{}
+	for _, r := range recs {
+		if r.State == string(cases.RelocationSecurityCleared) && r.Allocated == "" {
+			families[r.Family] = true
+		}
+	}
+	if len(families) == 0 {
+		t.Fatal("the Diciotti demo left no relocation candidate to propose for")
+	}
+	password := rand.Text()
+	if err := svc.AddUser(system, &solidarity.User{Name: "coordinator", Role: solidarity.Coordinator}, password); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := web.New(&catalog.Catalog{}, serverLog(t), 2026, web.WithLedger(svc), web.WithCases(cs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	runNode(t, node, "proposal-diciotti.test.mjs", "SOLIDARITY_URL="+ts.URL, "SOLIDARITY_COORDINATOR_USER=coordinator",
+		"SOLIDARITY_COORDINATOR_PASSWORD="+password, "SOLIDARITY_FAMILIES="+strconv.Itoa(len(families)))
 }
 
 // syncBuffer collects log lines from the server's goroutines.

@@ -1,44 +1,415 @@
 package match
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
 
-// solve is replaced by the exact solver; until then a greedy placement with no bound
-// beyond the sum of each family's best score.
-func solve(ctx context.Context, m *Model, opts Options) (*Solution, error) {
-	s := &Solution{Status: Feasible, Place: make([]int, len(m.Families))}
-	used := make([][]int64, len(m.Places))
-	for i := range used {
-		used[i] = make([]int64, m.Dims)
+// The solver works on a prob: the model with the arcs that can never be used taken
+// out (a family that does not fit a place on its own), the capacity rows that can
+// never bind dropped, and every remaining row — place capacities, group capacities,
+// minimums — in one list of "coupling rows" lo ≤ Σ coef·x ≤ hi. What couples the
+// families is only these rows: without them each family would simply take its best
+// arc. Both methods exploit that:
+//
+//   - bnb.go: branch-and-bound on the LP relaxation, solved by a bounded-variable
+//     dual simplex (lp.go) whose basis keeps one "key" column per family (the GUB
+//     structure of the assignment rows), so the matrix it inverts is only
+//     rows × rows of the coupling rows. Exact, with a proof; used while the coupling
+//     rows are few (HIAS: 21 affiliates × 3 dimensions).
+//   - lagrange.go: Lagrangian relaxation of the coupling rows, each family picking
+//     its best arc at the current prices, subgradient steps on the prices, and a
+//     price-guided greedy plus local search for the primal (heur.go). Used when
+//     there are too many coupling rows for a dense basis (EU: 1 040 places).
+//
+// Place capacities in the model are integers and so are needs; they are held as
+// float64 here, which is exact far beyond any realistic count.
+
+// maxLPRows is the largest number of coupling rows for which the exact LP-based
+// branch-and-bound is used; the dense working basis is maxLPRows² floats.
+const maxLPRows = 400
+
+type rowKind int8
+
+const (
+	rowPlace rowKind = iota // capacity of one place in one dimension
+	rowGroup                // capacity of a group in one dimension
+	rowMin                  // minimum intake over some places
+	rowCut                  // a cut added by the branch-and-bound (bnb_cuts.go)
+)
+
+// prob is a Model prepared for solving. Arcs are numbered 0..len(arcPlace)-1 in
+// family order (CSR: family f owns arcs famStart[f]..famStart[f+1]-1).
+type prob struct {
+	m    *Model
+	n, D int
+
+	need []float64 // n·D
+	size []float64 // n: persons (sum over dimensions)
+	must []bool
+
+	famStart []int32
+	arcFam   []int32
+	arcPlace []int32
+	arcScore []float64
+
+	// Coupling rows: lo ≤ Σ coef·x ≤ hi. The first K0 are the model's; rows K0..K-1
+	// are cuts, valid for assignments better than the incumbent, which the
+	// heuristics ignore.
+	K, K0   int
+	rowKind []rowKind
+	rowRef  []int32 // index of the place, group or minimum in the model
+	rowDim  []int32 // dimension, or -1 for persons
+	rowLo   []float64
+	rowHi   []float64
+
+	// The coupling-row part of each arc's column (CSR over arcs).
+	cStart []int32
+	cRow   []int32
+	cVal   []float64
+}
+
+// coef is family f's coefficient in a row of dimension dim.
+func (p *prob) coef(f int, dim int32) float64 {
+	if dim < 0 {
+		return p.size[f]
 	}
-	for i, f := range m.Families {
-		s.Place[i] = -1
-		best, bestScore := -1, 0.0
-		for _, a := range f.Arcs {
-			fits := true
-			for d := range m.Dims {
-				if used[a.Place][d]+f.Need[d] > m.Places[a.Place].Cap[d] {
-					fits = false
+	return p.need[f*p.D+int(dim)]
+}
+
+// infeasibleError carries the reason of a model that cannot be solved.
+type infeasibleError struct{ reason string }
+
+func (e *infeasibleError) Error() string { return e.reason }
+
+func infeasible(format string, args ...any) error {
+	return &infeasibleError{reason: fmt.Sprintf(format, args...)}
+}
+
+// newProb prepares m. It returns an *infeasibleError when a simple counting argument
+// already shows that no assignment exists: a family that must be placed but fits
+// nowhere, pinned families that overfill their place, a minimum that all the
+// families that could go there cannot reach.
+func newProb(m *Model) (*prob, error) {
+	n, D := len(m.Families), m.Dims
+	p := &prob{m: m, n: n, D: D,
+		need: make([]float64, n*D), size: make([]float64, n), must: make([]bool, n),
+		famStart: make([]int32, n+1)}
+	for f := range m.Families {
+		fam := &m.Families[f]
+		p.must[f] = fam.Must
+		for d, v := range fam.Need {
+			p.need[f*D+d] = float64(v)
+			p.size[f] += float64(v)
+		}
+	}
+	// The groups containing each place, to test whether a family fits a place alone.
+	placeGroups := make([][]int, len(m.Places))
+	for g, gr := range m.Groups {
+		for _, pl := range gr.Places {
+			placeGroups[pl] = append(placeGroups[pl], g)
+		}
+	}
+	// tooBig names the first capacity that family f alone exceeds at place pl.
+	tooBig := func(f, pl int) string {
+		need := m.Families[f].Need
+		for d := range D {
+			if c := m.Places[pl].Cap[d]; need[d] > c {
+				return fmt.Sprintf("place %d dimension %d capacity %d < need %d", pl, d, c, need[d])
+			}
+		}
+		for _, g := range placeGroups[pl] {
+			for d := range D {
+				if c := m.Groups[g].Cap[d]; need[d] > c {
+					return fmt.Sprintf("group %d (with place %d) dimension %d capacity %d < need %d", g, pl, d, c, need[d])
 				}
 			}
-			if fits && (best < 0 || a.Score > bestScore) {
-				best, bestScore = a.Place, a.Score
+		}
+		return ""
+	}
+	// Arcs with a negative score are never worth using unless a family must be placed
+	// or a minimum may need it.
+	keepNegative := len(m.Mins) > 0
+	for f := range m.Families {
+		fam := &m.Families[f]
+		var why []string
+		for _, a := range fam.Arcs {
+			if r := tooBig(f, a.Place); r != "" {
+				why = append(why, r)
+				continue
 			}
-			if a.Score > 0 {
-				s.Bound += 0
+			if a.Score < 0 && !fam.Must && !keepNegative {
+				continue
+			}
+			p.arcFam = append(p.arcFam, int32(f))
+			p.arcPlace = append(p.arcPlace, int32(a.Place))
+			p.arcScore = append(p.arcScore, a.Score)
+		}
+		p.famStart[f+1] = int32(len(p.arcPlace))
+		if fam.Must && p.famStart[f+1] == p.famStart[f] {
+			if len(fam.Arcs) == 0 {
+				return nil, infeasible("family %d must be placed but has no allowed place", f)
+			}
+			if len(why) > 3 {
+				why = append(why[:3], fmt.Sprintf("and %d more", len(why)-3))
+			}
+			return nil, infeasible("family %d must be placed but no place has room: %s", f, strings.Join(why, "; "))
+		}
+	}
+	if err := p.checkPins(placeGroups); err != nil {
+		return nil, err
+	}
+	if err := p.buildRows(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkPins adds up, for each place and group, the needs of the families that must be
+// placed and have a single arc left: if they overfill it, that is the reason.
+func (p *prob) checkPins(placeGroups [][]int) error {
+	m := p.m
+	pinned := make(map[int][]int) // place → pinned families (only built for pins)
+	for f := range p.n {
+		if p.must[f] && p.famStart[f+1]-p.famStart[f] == 1 {
+			pl := int(p.arcPlace[p.famStart[f]])
+			pinned[pl] = append(pinned[pl], f)
+		}
+	}
+	if len(pinned) == 0 {
+		return nil
+	}
+	places := make([]int, 0, len(pinned))
+	for pl := range pinned {
+		places = append(places, pl)
+	}
+	sort.Ints(places)
+	sum := func(fams []int, d int) int64 {
+		var s int64
+		for _, f := range fams {
+			s += m.Families[f].Need[d]
+		}
+		return s
+	}
+	for _, pl := range places {
+		for d := range p.D {
+			if s, c := sum(pinned[pl], d), m.Places[pl].Cap[d]; s > c {
+				return infeasible("place %d: the families that must go there (%s) need %d > capacity %d in dimension %d",
+					pl, listInts(pinned[pl]), s, c, d)
 			}
 		}
-		if best >= 0 {
-			s.Place[i] = best
-			s.Value += bestScore
-			for d := range m.Dims {
-				used[best][d] += f.Need[d]
+	}
+	for g, gr := range m.Groups {
+		var fams []int
+		for _, pl := range gr.Places {
+			fams = append(fams, pinned[pl]...)
+		}
+		if len(fams) == 0 {
+			continue
+		}
+		sort.Ints(fams)
+		for d := range p.D {
+			if s, c := sum(fams, d), gr.Cap[d]; s > c {
+				return infeasible("group %d: the families that must go to its places (%s) need %d > capacity %d in dimension %d",
+					g, listInts(fams), s, c, d)
 			}
 		}
-		top := 0.0
-		for _, a := range f.Arcs {
-			top = max(top, a.Score)
+	}
+	return nil
+}
+
+func listInts(v []int) string {
+	var b strings.Builder
+	for i, x := range v {
+		if i == 8 {
+			fmt.Fprintf(&b, ", … %d in all", len(v))
+			break
 		}
-		s.Bound += top
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d", x)
+	}
+	return b.String()
+}
+
+// buildRows lists the coupling rows that can bind and each arc's coefficients in them.
+// A capacity row is dropped when all the families that could go there fit together.
+func (p *prob) buildRows() error {
+	m, D := p.m, p.D
+	// Potential intake: for each place, the sum of needs (per dimension, then persons)
+	// of the families with an arc there.
+	potPlace := make([]float64, len(m.Places)*(D+1))
+	for j, pl := range p.arcPlace {
+		f := int(p.arcFam[j])
+		for d := range D {
+			potPlace[int(pl)*(D+1)+d] += p.need[f*D+d]
+		}
+		potPlace[int(pl)*(D+1)+D] += p.size[f]
+	}
+	add := func(kind rowKind, ref, dim int, lo, hi float64) {
+		p.rowKind = append(p.rowKind, kind)
+		p.rowRef = append(p.rowRef, int32(ref))
+		p.rowDim = append(p.rowDim, int32(dim))
+		p.rowLo = append(p.rowLo, lo)
+		p.rowHi = append(p.rowHi, hi)
+	}
+	// rowsOf[place] lists the rows touching the place.
+	rowsOf := make([][]int32, len(m.Places))
+	for pl, place := range m.Places {
+		for d := range D {
+			if c := float64(place.Cap[d]); potPlace[pl*(D+1)+d] > c {
+				rowsOf[pl] = append(rowsOf[pl], int32(len(p.rowKind)))
+				add(rowPlace, pl, d, 0, c)
+			}
+		}
+	}
+	// Potential intake of each group and minimum: a family counts once even with
+	// several arcs into it (one pass over the arcs, a stamp per set).
+	sets := make([][]int, 0, len(m.Groups)+len(m.Mins))
+	for _, gr := range m.Groups {
+		sets = append(sets, gr.Places)
+	}
+	for _, r := range m.Mins {
+		sets = append(sets, r.Places)
+	}
+	setsOf := make([][]int32, len(m.Places))
+	for s, places := range sets {
+		for _, pl := range places {
+			setsOf[pl] = append(setsOf[pl], int32(s))
+		}
+	}
+	potSet := make([]float64, len(sets)*(D+1))
+	stamp := make([]int32, len(sets))
+	for s := range stamp {
+		stamp[s] = -1
+	}
+	for f := range p.n {
+		for j := p.famStart[f]; j < p.famStart[f+1]; j++ {
+			for _, s := range setsOf[p.arcPlace[j]] {
+				if stamp[s] == int32(f) {
+					continue
+				}
+				stamp[s] = int32(f)
+				for d := range D {
+					potSet[int(s)*(D+1)+d] += p.need[f*D+d]
+				}
+				potSet[int(s)*(D+1)+D] += p.size[f]
+			}
+		}
+	}
+	potential := func(s int) []float64 { return potSet[s*(D+1) : (s+1)*(D+1)] }
+	for g, gr := range m.Groups {
+		pot := potential(g)
+		for d := range D {
+			if c := float64(gr.Cap[d]); pot[d] > c {
+				k := int32(len(p.rowKind))
+				add(rowGroup, g, d, 0, c)
+				for _, pl := range gr.Places {
+					rowsOf[pl] = append(rowsOf[pl], k)
+				}
+			}
+		}
+	}
+	for r, row := range m.Mins {
+		if row.Min <= 0 {
+			continue
+		}
+		pot := potential(len(m.Groups) + r)
+		dim := row.Dim
+		have := pot[D]
+		if dim >= 0 {
+			have = pot[dim]
+		}
+		if have < float64(row.Min) {
+			what := "persons"
+			if dim >= 0 {
+				what = fmt.Sprintf("dimension %d", dim)
+			}
+			return infeasible("minimum %d: all the families that may go to its places need only %v < minimum %d in %s",
+				r, have, row.Min, what)
+		}
+		k := int32(len(p.rowKind))
+		add(rowMin, r, dim, float64(row.Min), have)
+		for _, pl := range row.Places {
+			rowsOf[pl] = append(rowsOf[pl], k)
+		}
+	}
+	p.K = len(p.rowKind)
+	p.K0 = p.K
+	// The coefficients of each arc: its family's need in the dimension of each row of
+	// its place. A place listed twice in a group would count twice, as in Model.Value.
+	p.cStart = make([]int32, len(p.arcPlace)+1)
+	for j, pl := range p.arcPlace {
+		f := int(p.arcFam[j])
+		for _, k := range rowsOf[pl] {
+			if c := p.coef(f, p.rowDim[k]); c != 0 {
+				p.cRow = append(p.cRow, k)
+				p.cVal = append(p.cVal, c)
+			}
+		}
+		p.cStart[j+1] = int32(len(p.cRow))
+	}
+	return nil
+}
+
+// rowName says which constraint a coupling row is, for reasons.
+func (p *prob) rowName(k int) string {
+	ref, dim := p.rowRef[k], p.rowDim[k]
+	switch p.rowKind[k] {
+	case rowPlace:
+		return fmt.Sprintf("place %d dimension %d capacity %v", ref, dim, p.rowHi[k])
+	case rowGroup:
+		return fmt.Sprintf("group %d dimension %d capacity %v", ref, dim, p.rowHi[k])
+	case rowCut:
+		return fmt.Sprintf("cut %d", k-p.K0)
+	}
+	if dim < 0 {
+		return fmt.Sprintf("minimum %d (%v persons)", ref, p.rowLo[k])
+	}
+	return fmt.Sprintf("minimum %d (%v in dimension %d)", ref, p.rowLo[k], dim)
+}
+
+// solve dispatches: the exact LP branch-and-bound while the coupling rows are few,
+// the Lagrangian method beyond.
+func solve(ctx context.Context, m *Model, opts Options) (*Solution, error) {
+	p, err := newProb(m)
+	if ie, ok := errors.AsType[*infeasibleError](err); ok {
+		return &Solution{Status: Infeasible, Reason: ie.reason}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var s *Solution
+	if p.K <= maxLPRows {
+		s, err = solveBnB(ctx, p, opts)
+	} else {
+		s, err = solveLagrange(ctx, p, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.Status != Infeasible {
+		// The assignment is checked against the model itself, not the prepared
+		// problem: a solver bug must never reach a user as a broken placement.
+		v, verr := m.Value(s.Place)
+		if verr != nil {
+			return nil, fmt.Errorf("match: internal error: solver returned an invalid assignment: %w", verr)
+		}
+		s.Value = v
+		if s.Bound < v {
+			s.Bound = v
+		}
+		gap := s.Bound - v
+		// The solver's own test used its running sum for the value; allow for the
+		// rounding difference to the model's sum.
+		if s.Status == Optimal && gap > 2*opts.Gap*math.Max(1, math.Abs(v))+1e-12 {
+			s.Status = Feasible
+		}
 	}
 	return s, nil
 }

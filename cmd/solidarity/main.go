@@ -30,6 +30,7 @@ Commands:
   key       compute the reference key (Art. 66) or the 2015 relocation key
   data      list, show and import reference data (population, GDP)
   cycles    list the shipped cycles
+  match     place families in localities: solve, export for cbc, generate a problem
 
 The ledger (a SQLite file by default, or PostgreSQL with --db postgres://...):
   ledger    verify the hash chain, export it as JSON lines
@@ -80,6 +81,7 @@ var commands = map[string]command{
 	"deadlines":      runCaseCommand("deadlines"),
 	"erase":          runCaseCommand("erase"),
 	"keys":           runCaseCommand("keys"),
+	"match":          runMatch,
 }
 
 func writeCommand(name string) command {

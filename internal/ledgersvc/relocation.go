@@ -31,3 +31,42 @@ func RelocationRoom(ctx context.Context, v solidarity.View, year int, m solidari
 	}
 	return pledged, delivered, nil
 }
+
+// RelocationPledge is one state's relocation pledges for a cycle and what it has
+// delivered of them.
+type RelocationPledge struct {
+	State     solidarity.MemberState
+	Pledged   int64 // applicants and beneficiaries, Art. 56(2)(a)
+	Delivered int64
+}
+
+// RelocationPledges returns, from a view of the ledger, every state that pledged
+// relocations for a cycle (a pledge above zero), in protocol order, with its
+// deliveries: the places the matching engine may propose.
+func RelocationPledges(ctx context.Context, v solidarity.View, year int) ([]RelocationPledge, error) {
+	st, err := load(ctx, v, year, deliveryTypes...)
+	if err != nil {
+		return nil, err
+	}
+	pledged := map[solidarity.MemberState]int64{}
+	for k, p := range st.pledges {
+		if k.t == solidarity.RelocationApplicants || k.t == solidarity.RelocationBeneficiaries {
+			pledged[k.state] += p.Relocations
+		}
+	}
+	tot, err := v.Totals(ctx, year)
+	if err != nil {
+		return nil, err
+	}
+	delivered := map[solidarity.MemberState]int64{}
+	for _, t := range tot {
+		delivered[t.State] = t.Relocations
+	}
+	var out []RelocationPledge
+	for _, m := range solidarity.MemberStates() {
+		if pledged[m] > 0 {
+			out = append(out, RelocationPledge{State: m, Pledged: pledged[m], Delivered: delivered[m]})
+		}
+	}
+	return out, nil
+}

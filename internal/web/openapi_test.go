@@ -287,6 +287,9 @@ var undocumented = map[string]string{
 	"GET /deadlines":                 "HTML deadline view (TestCasePages)",
 	"POST /deadlines/apply":          "HTML form post of the deadline view (TestCasePages)",
 	"GET /access-log":                "HTML access log (TestCasePages)",
+	"GET /relocation":                "HTML relocation proposal page (TestRelocationPages)",
+	"POST /relocation/proposal":      "HTML proposal form post: reads personal records, a logged read (TestRelocationPages)",
+	"POST /relocation/accept":        "HTML accept form post of the proposal page (TestRelocationPages)",
 }
 
 // muxPatterns returns the patterns registered in routes() of server.go, read from the
@@ -415,18 +418,20 @@ func TestDocumentedServed(t *testing.T) {
 		"DELETE /api/v1/session":                                        {"/api/v1/session", "", "", 204},
 		// The case flow: {case} is the fixture's single person (ARRIVED_SAR), {family}
 		// the head of its family K1 (RELOCATION_IDENTIFIED), {arrival} their arrival.
-		"POST /api/v1/arrivals":                {"/api/v1/arrivals", strings.Replace(seedList, "Test Star", "Other Star", 1), "text/csv", 201},
-		"GET /api/v1/arrivals":                 {"/api/v1/arrivals", "", "", 200},
-		"GET /api/v1/arrivals/{id}":            {"/api/v1/arrivals/{arrival}", "", "", 200},
-		"GET /api/v1/cases":                    {"/api/v1/cases?arrival={arrival}", "", "", 200},
-		"GET /api/v1/cases/{id}":               {"/api/v1/cases/{case}", "", "", 200},
-		"GET /api/v1/cases/{id}/person":        {"/api/v1/cases/{case}/person", "", "", 200},
-		"GET /api/v1/cases/{id}/determination": {"/api/v1/cases/{case}/determination", "", "", 200},
-		"POST /api/v1/cases/{id}/events":       {"/api/v1/cases/{case}/events", `{"event":"screening-started","at":"2027-02-21T08:00:00Z"}`, "application/json", 201},
-		"POST /api/v1/cases/{id}/allocation":   {"/api/v1/cases/{family}/allocation", `{"state":"FR"}`, "application/json", 201},
-		"GET /api/v1/deadlines":                {"/api/v1/deadlines?within=30d", "", "", 200},
-		"POST /api/v1/deadlines/apply":         {"/api/v1/deadlines/apply", "", "", 200},
-		"GET /api/v1/access-log":               {"/api/v1/access-log", "", "", 200},
+		"POST /api/v1/arrivals":                   {"/api/v1/arrivals", strings.Replace(seedList, "Test Star", "Other Star", 1), "text/csv", 201},
+		"GET /api/v1/arrivals":                    {"/api/v1/arrivals", "", "", 200},
+		"GET /api/v1/arrivals/{id}":               {"/api/v1/arrivals/{arrival}", "", "", 200},
+		"GET /api/v1/cases":                       {"/api/v1/cases?arrival={arrival}", "", "", 200},
+		"GET /api/v1/cases/{id}":                  {"/api/v1/cases/{case}", "", "", 200},
+		"GET /api/v1/cases/{id}/person":           {"/api/v1/cases/{case}/person", "", "", 200},
+		"GET /api/v1/cases/{id}/determination":    {"/api/v1/cases/{case}/determination", "", "", 200},
+		"POST /api/v1/cases/{id}/events":          {"/api/v1/cases/{case}/events", `{"event":"screening-started","at":"2027-02-21T08:00:00Z"}`, "application/json", 201},
+		"POST /api/v1/cases/{id}/allocation":      {"/api/v1/cases/{family}/allocation", `{"state":"FR"}`, "application/json", 201},
+		"GET /api/v1/deadlines":                   {"/api/v1/deadlines?within=30d", "", "", 200},
+		"POST /api/v1/deadlines/apply":            {"/api/v1/deadlines/apply", "", "", 200},
+		"GET /api/v1/access-log":                  {"/api/v1/access-log", "", "", 200},
+		"POST /api/v1/relocation/proposal":        {"/api/v1/relocation/proposal", `{"year":2027,"explain":["{familyID}"]}`, "application/json", 200},
+		"POST /api/v1/relocation/proposal/accept": {"/api/v1/relocation/proposal/accept", `{"placements":[{"family":"{familyID}","state":"FR"}]}`, "application/json", 200},
 	}
 	for _, op := range documented(doc) {
 		t.Run(op, func(t *testing.T) {
@@ -435,10 +440,17 @@ func TestDocumentedServed(t *testing.T) {
 				t.Fatalf("no example for %s: add one", op)
 			}
 			method, _, _ := strings.Cut(op, " ")
-			caseFlow := strings.Contains(op, "/arrivals") || strings.Contains(op, "/cases") || strings.Contains(op, "/deadlines") || strings.Contains(op, "/access-log")
+			caseFlow := strings.Contains(op, "/arrivals") || strings.Contains(op, "/cases") || strings.Contains(op, "/deadlines") || strings.Contains(op, "/access-log") || strings.Contains(op, "/relocation")
 			f := newFixture(t, fixtureOpts{setup: true, passwords: op == "POST /api/v1/session", cases: caseFlow})
 			if caseFlow {
 				ex.path = strings.NewReplacer("{case}", string(f.caseIDs[2]), "{family}", string(f.caseIDs[0]), "{arrival}", string(f.arrival)).Replace(ex.path)
+				if strings.Contains(ex.body, "{familyID}") {
+					head, err := f.store.Case(context.Background(), f.caseIDs[0])
+					if err != nil {
+						t.Fatal(err)
+					}
+					ex.body = strings.ReplaceAll(ex.body, "{familyID}", string(head.Family))
+				}
 			}
 			runContract(t, doc, router, f.ts.URL, f.tokens, []apiCase{{name: "example", method: method, target: ex.path,
 				contentType: ex.contentType, body: ex.body, as: "coord", status: ex.status}})

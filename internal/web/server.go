@@ -71,9 +71,9 @@ type Option func(*Server)
 func WithLedger(svc *ledgersvc.Service) Option { return func(s *Server) { s.ledger = svc } }
 
 // WithCases serves the case flow on a server with a ledger (WithLedger): the pages
-// /arrivals, /cases, /deadlines and /access-log, and the API under /api/v1/arrivals,
-// /api/v1/cases, /api/v1/deadlines and /api/v1/access-log. Without it those routes
-// answer 404.
+// /arrivals, /cases, /deadlines, /access-log and /relocation (the matching engine's
+// proposals), and the API under /api/v1/arrivals, /api/v1/cases, /api/v1/deadlines,
+// /api/v1/access-log and /api/v1/relocation. Without it those routes answer 404.
 func WithCases(svc *casesvc.Service) Option { return func(s *Server) { s.cases = svc } }
 
 // WithClock replaces the clock of the login rate limit (tests).
@@ -87,7 +87,7 @@ func WithLoginLimit(failures int, window time.Duration) Option {
 
 // Pages of the site; each is parsed with layout.html at start.
 var pages = []string{"pool.html", "state.html", "error.html", "login.html", "ledger.html",
-	"arrivals.html", "arrival.html", "case.html", "deadlines.html", "accesslog.html"}
+	"arrivals.html", "arrival.html", "case.html", "deadlines.html", "accesslog.html", "proposal.html"}
 
 // New parses every template and builds the map once, so that a broken template or map
 // fails the start, not a user's click.
@@ -159,6 +159,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /deadlines", s.casePages(s.handleDeadlinesPage))
 	mux.HandleFunc("POST /deadlines/apply", s.casePages(s.handleApplyForm))
 	mux.HandleFunc("GET /access-log", s.casePages(s.handleAccessLogPage))
+	mux.HandleFunc("GET /relocation", s.casePages(s.handleRelocationPage))
+	mux.HandleFunc("POST /relocation/proposal", s.casePages(s.handleProposalForm))
+	mux.HandleFunc("POST /relocation/accept", s.casePages(s.handleAcceptForm))
 
 	mux.HandleFunc("GET /api/v1/cycles", s.handleCycles)
 	mux.HandleFunc("GET /api/v1/cycles/{year}/pool", s.handlePool)
@@ -199,6 +202,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/v1/deadlines", s.caseAPI(s.handleDeadlines))
 	mux.HandleFunc("POST /api/v1/deadlines/apply", s.caseAPI(s.handleApplyMissed))
 	mux.HandleFunc("GET /api/v1/access-log", s.caseAPI(s.handleAccessLog))
+	mux.HandleFunc("POST /api/v1/relocation/proposal", s.caseAPI(s.handleProposal))
+	mux.HandleFunc("POST /api/v1/relocation/proposal/accept", s.caseAPI(s.handleAcceptProposal))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: "no such API endpoint: " + r.Method + " " + r.URL.Path})
 	})

@@ -1,0 +1,79 @@
+// Browser test of the matching engine on the Diciotti demo (issue 5, "done when": a
+// proposal for the Diciotti demo's relocation candidates with an explanation for a
+// chosen family). e2e_test.go seeds the demo (internal/app.SeedDiciotti), which leaves
+// the candidates meant for Portugal's ten places cleared and unallocated, and sets
+// SOLIDARITY_URL, SOLIDARITY_COORDINATOR_USER/_PASSWORD and SOLIDARITY_FAMILIES (how
+// many candidate families the demo left).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+const BASE = (process.env.SOLIDARITY_URL || '').replace(/\/+$/, '');
+const COORD = { user: process.env.SOLIDARITY_COORDINATOR_USER, password: process.env.SOLIDARITY_COORDINATOR_PASSWORD };
+const FAMILIES = Number(process.env.SOLIDARITY_FAMILIES || 0);
+
+const FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+let browser;
+
+before(async () => {
+  assert.ok(BASE && COORD.user && COORD.password && FAMILIES > 0, 'the environment is not set (go test ./e2e/ sets it)');
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: FLAGS, timeout: 20_000 });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function text(page, selector) {
+  return (await page.locator(selector).first().textContent()).replace(/\s+/g, ' ').trim();
+}
+
+test('a proposal for the Diciotti candidates, with an explanation', async (t) => {
+  const context = await browser.newContext({ baseURL: BASE });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const problems = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
+  });
+  await page.goto('/login?next=/relocation');
+  await page.locator('#login-form input[name="name"]').fill(COORD.user);
+  await page.locator('#login-form input[name="password"]').fill(COORD.password);
+  await Promise.all([
+    page.waitForURL((u) => u.pathname === '/relocation'),
+    page.locator('#login-form button[type="submit"]').click(),
+  ]);
+  await page.locator('#proposal-form select[name="year"]').selectOption('2026');
+  await Promise.all([
+    page.waitForURL((u) => u.pathname === '/relocation/proposal'),
+    page.locator('#propose').click(),
+  ]);
+
+  // Every candidate family is placed in Portugal, the only pledging state with room.
+  const rows = page.locator('#placements tr[data-family]');
+  assert.equal(await rows.count(), FAMILIES, 'not one row per candidate family of the demo');
+  for (let i = 0; i < FAMILIES; i++) {
+    assert.equal(await rows.nth(i).getAttribute('data-state'), 'PT', `family ${i} is not placed in Portugal`);
+  }
+
+  // The explanation of the first family: where, and the score by component.
+  const first = rows.first();
+  const family = await first.getAttribute('data-family');
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/relocation/proposal') && r.request().method() === 'POST'),
+    first.locator('button.explain').click(),
+  ]);
+  await page.locator('#explanation').waitFor();
+  assert.equal(await page.locator('#explanation').getAttribute('data-family'), family);
+  const why = await text(page, '#explanation-text');
+  assert.match(why, new RegExp(`^Family ${family} \\(\\d+ persons?\\) is placed in PT`), why);
+  assert.match(why, /links \S+ × weight 2 \+ preference \S+ × weight 1 \+ integration \S+ × weight 1/, 'the score is not broken down');
+  assert.deepEqual(problems, [], 'the pages reported problems');
+});

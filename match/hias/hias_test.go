@@ -1,0 +1,114 @@
+package hias_test
+
+import (
+	"context"
+	"math"
+	"os"
+	"testing"
+	"time"
+
+	"solidarity/match"
+	"solidarity/match/hias"
+)
+
+const dataDir = "../../../shared/benchmarks/hias-fy2017"
+
+var reference = map[string]float64{"A": 180.76267073, "B": 208.99807910}
+
+func mustRead(tb testing.TB) *hias.Data {
+	tb.Helper()
+	if _, err := os.Stat(dataDir); err != nil {
+		tb.Skipf("HIAS data not found at %s: %v", dataDir, err)
+	}
+	d, err := hias.Read(dataDir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+func TestRead(t *testing.T) {
+	d := mustRead(t)
+	if len(d.Cases) != 329 || len(d.Affiliates) != 21 {
+		t.Fatalf("%d cases, %d affiliates; want 329, 21", len(d.Cases), len(d.Affiliates))
+	}
+	m, err := d.Model("A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	arcs := 0
+	for _, f := range m.Families {
+		arcs += len(f.Arcs)
+	}
+	if arcs != 4176 {
+		t.Errorf("%d assignable pairs, want 4176", arcs)
+	}
+	if d.CaseID(0) != "262" || d.AffiliateName(12) != "NY-HIAS New York" {
+		t.Errorf("names: case 0 %q, affiliate 12 %q", d.CaseID(0), d.AffiliateName(12))
+	}
+}
+
+// TestOptimal solves both models. Issue 5 asks for the reference optima proven
+// (status optimal, bound within 1e-6) in under 100 ms; the branch-and-bound does not
+// get there yet (model A is proven in minutes, B not within ten), so by default the
+// test runs each model for 10 s and checks what is proven: a valid placement, and a
+// bound not below the reference optimum. MATCH_HIAS_PROVE=1 runs without a limit and
+// demands the proof.
+func TestOptimal(t *testing.T) {
+	d := mustRead(t)
+	prove := os.Getenv("MATCH_HIAS_PROVE") != ""
+	opts := match.Options{TimeLimit: 10 * time.Second}
+	if prove {
+		opts.TimeLimit = 0
+	}
+	for _, which := range []string{"A", "B"} {
+		t.Run(which, func(t *testing.T) {
+			m, err := d.Model(which)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := match.Solve(context.Background(), m, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := reference[which]
+			t.Logf("model %s: %s value %.8f bound %.8f (reference %.8f) nodes %d iterations %d in %v",
+				which, s.Status, s.Value, s.Bound, want, s.Nodes, s.Iterations, s.Elapsed)
+			if s.Value > want+1e-6 || s.Bound < want-1e-6 {
+				t.Errorf("value %.8f and bound %.8f must bracket the optimum %.8f", s.Value, s.Bound, want)
+			}
+			if prove {
+				if math.Abs(s.Value-want) > 1e-6 {
+					t.Errorf("value %.8f, want %.8f", s.Value, want)
+				}
+				if (s.Bound-s.Value)/s.Value > 1e-6 {
+					t.Errorf("bound %.10f not within 1e-6 of value %.10f", s.Bound, s.Value)
+				}
+			}
+			if v, err := m.Value(s.Place); err != nil || math.Abs(v-s.Value) > 1e-9 {
+				t.Errorf("Value(Place) = %v, %v; solution says %v", v, err, s.Value)
+			}
+		})
+	}
+}
+
+func BenchmarkHIAS(b *testing.B) {
+	d := mustRead(b)
+	for _, which := range []string{"A", "B"} {
+		m, err := d.Model(which)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(which, func(b *testing.B) {
+			var s *match.Solution
+			for b.Loop() {
+				s, err = match.Solve(context.Background(), m, match.Options{TimeLimit: 5 * time.Second})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(s.Nodes), "nodes")
+			b.ReportMetric(s.Gap(), "gap")
+		})
+	}
+}

@@ -1,0 +1,616 @@
+package match
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"math/big"
+	"slices"
+	"strings"
+
+	"solidarity"
+)
+
+// Problem is a matching problem as users write it: families, places and the scores of
+// the compatible pairs, by ID. It is the problem file (docs/match-problem.md, schema
+// match/schema.json); ParseProblem reads one and Compile turns it into a Model.
+type Problem struct {
+	// Dimensions names the capacity dimensions, e.g. children, adults, seniors.
+	Dimensions []string `json:"dimensions"`
+	// Weights turn a pair's components into its score; nil: every weight 1.
+	Weights *Weights `json:"weights,omitempty"`
+	// ExactlyOnce: every family must be placed (as if each had Must set).
+	ExactlyOnce bool          `json:"exactly_once,omitzero"`
+	Families    []FamilyEntry `json:"families"`
+	Places      []PlaceEntry  `json:"places"`
+	Groups      []GroupEntry  `json:"groups,omitempty"`
+	Balance     *Balance      `json:"balance,omitempty"`
+	Pairs       []Pair        `json:"pairs"`
+}
+
+// Weights weigh the score components: score = links·Links + preference·Preference +
+// integration·Integration. Each is finite, non-negative and at most MaxValue.
+type Weights struct {
+	Links       float64 `json:"links"`
+	Preference  float64 `json:"preference"`
+	Integration float64 `json:"integration"`
+}
+
+// Components are what a pair's score is made of: links (family members or a diaspora
+// in the state, a common language), the family's stated preference, and a predicted
+// integration outcome. Each is finite with an absolute value of at most MaxValue.
+type Components struct {
+	Links       float64 `json:"links"`
+	Preference  float64 `json:"preference"`
+	Integration float64 `json:"integration"`
+}
+
+// FamilyEntry is one family of a problem file.
+type FamilyEntry struct {
+	ID string `json:"id"`
+	// Needs is the family's size in each dimension (0 … MaxValue).
+	Needs []int64 `json:"needs"`
+	// Must: the family is placed, or there is no solution.
+	Must bool `json:"must,omitzero"`
+	// Pinned names the place the family must go to (it implies Must); the pair with
+	// that place must exist and not be forbidden.
+	Pinned string `json:"pinned,omitempty"`
+	// Forbidden names places the family may not go to, whatever the pairs say.
+	Forbidden []string `json:"forbidden,omitempty"`
+}
+
+// PlaceEntry is one place (a locality, or a whole Member State) of a problem file.
+type PlaceEntry struct {
+	ID       string                 `json:"id"`
+	State    solidarity.MemberState `json:"state"`
+	Capacity []int64                `json:"capacity"` // per dimension, 0 … MaxValue
+}
+
+// GroupEntry is a capacity over several places: those listed, or every place of a
+// Member State (exactly one of Places and State).
+type GroupEntry struct {
+	ID       string                 `json:"id"`
+	Places   []string               `json:"places,omitempty"`
+	State    solidarity.MemberState `json:"state,omitempty"`
+	Capacity []int64                `json:"capacity"`
+}
+
+// Balance asks each pledging state to take at least its share of the families that
+// will certainly be placed, less a tolerance. With T the persons (needs summed over
+// every dimension) of the families that must be placed (Must, pinned, or every family
+// under exactly_once) and P the sum of the pledges, a state pledging p receives at
+// least floor((1 − Tolerance) · p · T / P) persons in its places.
+type Balance struct {
+	Tolerance float64                          `json:"tolerance"` // 0 … 1
+	Pledges   map[solidarity.MemberState]int64 `json:"pledges"`   // places pledged, 0 … MaxValue
+}
+
+// Pair is a compatible family and place and the components of its score. A family
+// may only go to places it has a pair with.
+type Pair struct {
+	Family string `json:"family"`
+	Place  string `json:"place"`
+	Components
+}
+
+// MaxValue bounds needs, capacities, pledges, weights and components, so that no sum
+// over a problem of up to 64 MiB overflows or loses the integers.
+const MaxValue = 1_000_000_000
+
+// maxDims bounds the number of dimensions.
+const maxDims = 16
+
+// Index maps a compiled Model's indices back to the problem's IDs.
+type Index struct {
+	Families []string                 // by family index
+	Places   []string                 // by place index
+	States   []solidarity.MemberState // the state of each place
+	// Arcs holds, for each family, its arcs with their score components (parallel
+	// to Model.Families[i].Arcs).
+	Arcs   [][]IndexArc
+	Groups []string   // by group index
+	Mins   []IndexMin // by minimum row
+	// Persons is each family's needs summed over the dimensions.
+	Persons []int64
+}
+
+// IndexArc is an arc of the model with the components of its score.
+type IndexArc struct {
+	Arc
+	Components
+}
+
+// IndexMin says which state a minimum row is for.
+type IndexMin struct {
+	State solidarity.MemberState
+	Min   int64
+}
+
+// invalid returns an EINVALID error located at a JSON path.
+func invalid(path, format string, args ...any) *solidarity.Error {
+	return &solidarity.Error{Code: solidarity.EINVALID, Path: path, Message: fmt.Sprintf(format, args...)}
+}
+
+// conflict returns an ECONFLICT error: the problem is well formed but a constraint
+// can be seen not to hold before solving.
+func conflict(path, format string, args ...any) *solidarity.Error {
+	return &solidarity.Error{Code: solidarity.ECONFLICT, Path: path, Message: fmt.Sprintf(format, args...)}
+}
+
+func checkAmounts(path, what string, v []int64, dims int) error {
+	if len(v) != dims {
+		return invalid(path, "%s has %d values, want one per dimension (%d)", what, len(v), dims)
+	}
+	for d, x := range v {
+		if x < 0 || x > MaxValue {
+			return invalid(fmt.Sprintf("%s[%d]", path, d), "%s %d out of range 0…%d", what, x, MaxValue)
+		}
+	}
+	return nil
+}
+
+func checkReal(path, what string, x float64, nonNegative bool) error {
+	switch {
+	case math.IsNaN(x) || math.IsInf(x, 0):
+		return invalid(path, "%s is not a finite number", what)
+	case nonNegative && x < 0:
+		return invalid(path, "%s %v is negative", what, x)
+	case math.Abs(x) > MaxValue:
+		return invalid(path, "%s %v out of range (absolute value at most %d)", what, x, MaxValue)
+	}
+	return nil
+}
+
+// Compile checks the problem and returns its Model and the Index of its IDs. Errors
+// are *solidarity.Error located by JSON path (Error.Path, e.g. "families[3].needs"):
+// EINVALID for a malformed problem (wrong lengths, out-of-range or non-finite numbers,
+// unknown or duplicate IDs, a pin to an incompatible or forbidden place), ECONFLICT for
+// one that is well formed but visibly infeasible (pinned families exceeding a place's
+// capacity, a family that must be placed with no place that can take it, a minimum
+// above the capacity of its places).
+func (pr *Problem) Compile() (*Model, *Index, error) {
+	dims := len(pr.Dimensions)
+	if dims < 1 || dims > maxDims {
+		return nil, nil, invalid("dimensions", "%d dimensions, want 1 to %d", dims, maxDims)
+	}
+	seenDim := map[string]bool{}
+	for d, name := range pr.Dimensions {
+		if strings.TrimSpace(name) == "" || seenDim[name] {
+			return nil, nil, invalid(fmt.Sprintf("dimensions[%d]", d), "dimension name %q is empty or repeated", name)
+		}
+		seenDim[name] = true
+	}
+	w := Weights{1, 1, 1}
+	if pr.Weights != nil {
+		w = *pr.Weights
+		for _, c := range []struct {
+			name string
+			v    float64
+		}{{"links", w.Links}, {"preference", w.Preference}, {"integration", w.Integration}} {
+			if err := checkReal("weights."+c.name, "weight", c.v, true); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+
+	m := &Model{Dims: dims, Places: make([]Place, len(pr.Places)), Families: make([]Family, len(pr.Families))}
+	idx := &Index{
+		Families: make([]string, len(pr.Families)),
+		Places:   make([]string, len(pr.Places)),
+		States:   make([]solidarity.MemberState, len(pr.Places)),
+		Arcs:     make([][]IndexArc, len(pr.Families)),
+		Persons:  make([]int64, len(pr.Families)),
+	}
+	placeIdx := make(map[string]int, len(pr.Places))
+	statePlaces := map[solidarity.MemberState][]int{}
+	for i, p := range pr.Places {
+		path := fmt.Sprintf("places[%d]", i)
+		if p.ID == "" {
+			return nil, nil, invalid(path+".id", "place %d has no id", i)
+		}
+		if j, dup := placeIdx[p.ID]; dup {
+			return nil, nil, invalid(path+".id", "place %q is also places[%d]", p.ID, j)
+		}
+		placeIdx[p.ID] = i
+		st, ok := solidarity.ParseMemberState(string(p.State))
+		if !ok {
+			return nil, nil, invalid(path+".state", "place %q: %q is not a Member State code", p.ID, p.State)
+		}
+		if err := checkAmounts(path+".capacity", fmt.Sprintf("place %q: capacity", p.ID), p.Capacity, dims); err != nil {
+			return nil, nil, err
+		}
+		m.Places[i] = Place{Cap: slices.Clone(p.Capacity)}
+		idx.Places[i], idx.States[i] = p.ID, st
+		statePlaces[st] = append(statePlaces[st], i)
+	}
+
+	famIdx := make(map[string]int, len(pr.Families))
+	pinned := make([]int, len(pr.Families))
+	forbidden := make([]map[int]bool, len(pr.Families))
+	for i, f := range pr.Families {
+		path := fmt.Sprintf("families[%d]", i)
+		if f.ID == "" {
+			return nil, nil, invalid(path+".id", "family %d has no id", i)
+		}
+		if j, dup := famIdx[f.ID]; dup {
+			return nil, nil, invalid(path+".id", "family %q is also families[%d]", f.ID, j)
+		}
+		famIdx[f.ID] = i
+		if err := checkAmounts(path+".needs", fmt.Sprintf("family %q: needs", f.ID), f.Needs, dims); err != nil {
+			return nil, nil, err
+		}
+		pinned[i] = -1
+		if f.Pinned != "" {
+			p, ok := placeIdx[f.Pinned]
+			if !ok {
+				return nil, nil, invalid(path+".pinned", "family %q is pinned to %q, which is not a place", f.ID, f.Pinned)
+			}
+			pinned[i] = p
+		}
+		for k, id := range f.Forbidden {
+			p, ok := placeIdx[id]
+			if !ok {
+				return nil, nil, invalid(fmt.Sprintf("%s.forbidden[%d]", path, k), "family %q: forbidden place %q is not a place", f.ID, id)
+			}
+			if forbidden[i] == nil {
+				forbidden[i] = map[int]bool{}
+			}
+			forbidden[i][p] = true
+		}
+		if pinned[i] >= 0 && forbidden[i][pinned[i]] {
+			return nil, nil, invalid(path+".pinned", "family %q is pinned to %q and forbidden from it", f.ID, f.Pinned)
+		}
+		m.Families[i] = Family{Need: slices.Clone(f.Needs), Must: f.Must || pr.ExactlyOnce || pinned[i] >= 0}
+		idx.Families[i] = f.ID
+		for _, n := range f.Needs {
+			idx.Persons[i] += n
+		}
+	}
+
+	arcs := idx.Arcs
+	seenPair := make(map[[2]int]int, len(pr.Pairs))
+	for k, pa := range pr.Pairs {
+		path := fmt.Sprintf("pairs[%d]", k)
+		f, ok := famIdx[pa.Family]
+		if !ok {
+			return nil, nil, invalid(path+".family", "pair with unknown family %q", pa.Family)
+		}
+		p, ok := placeIdx[pa.Place]
+		if !ok {
+			return nil, nil, invalid(path+".place", "pair of family %q with unknown place %q", pa.Family, pa.Place)
+		}
+		if j, dup := seenPair[[2]int{f, p}]; dup {
+			return nil, nil, invalid(path, "family %q and place %q are also pairs[%d]", pa.Family, pa.Place, j)
+		}
+		seenPair[[2]int{f, p}] = k
+		for _, c := range []struct {
+			name string
+			v    float64
+		}{{"links", pa.Links}, {"preference", pa.Preference}, {"integration", pa.Integration}} {
+			if err := checkReal(path+"."+c.name, fmt.Sprintf("pair %q–%q: %s", pa.Family, pa.Place, c.name), c.v, false); err != nil {
+				return nil, nil, err
+			}
+		}
+		if forbidden[f][p] || (pinned[f] >= 0 && pinned[f] != p) {
+			continue
+		}
+		score := w.Links*pa.Links + w.Preference*pa.Preference + w.Integration*pa.Integration
+		arcs[f] = append(arcs[f], IndexArc{Arc{Place: p, Score: score}, pa.Components})
+	}
+	for i := range arcs {
+		slices.SortFunc(arcs[i], func(a, b IndexArc) int { return a.Place - b.Place })
+		m.Families[i].Arcs = make([]Arc, len(arcs[i]))
+		for j, a := range arcs[i] {
+			m.Families[i].Arcs[j] = a.Arc
+		}
+		if pinned[i] >= 0 && len(arcs[i]) == 0 {
+			return nil, nil, invalid(fmt.Sprintf("families[%d].pinned", i), "family %q is pinned to %q but has no pair with it (not compatible)", pr.Families[i].ID, pr.Families[i].Pinned)
+		}
+	}
+
+	groupIdx := map[string]int{}
+	for g, gr := range pr.Groups {
+		path := fmt.Sprintf("groups[%d]", g)
+		if gr.ID == "" {
+			return nil, nil, invalid(path+".id", "group %d has no id", g)
+		}
+		if j, dup := groupIdx[gr.ID]; dup {
+			return nil, nil, invalid(path+".id", "group %q is also groups[%d]", gr.ID, j)
+		}
+		groupIdx[gr.ID] = g
+		var places []int
+		switch {
+		case gr.State != "" && len(gr.Places) > 0:
+			return nil, nil, invalid(path, "group %q has both places and state; give one", gr.ID)
+		case gr.State != "":
+			st, ok := solidarity.ParseMemberState(string(gr.State))
+			if !ok {
+				return nil, nil, invalid(path+".state", "group %q: %q is not a Member State code", gr.ID, gr.State)
+			}
+			places = statePlaces[st]
+			if len(places) == 0 {
+				return nil, nil, invalid(path+".state", "group %q: no place is in %s", gr.ID, st)
+			}
+		case len(gr.Places) > 0:
+			seen := map[int]bool{}
+			for k, id := range gr.Places {
+				p, ok := placeIdx[id]
+				if !ok {
+					return nil, nil, invalid(fmt.Sprintf("%s.places[%d]", path, k), "group %q: %q is not a place", gr.ID, id)
+				}
+				if seen[p] {
+					return nil, nil, invalid(fmt.Sprintf("%s.places[%d]", path, k), "group %q lists %q twice", gr.ID, id)
+				}
+				seen[p] = true
+				places = append(places, p)
+			}
+			slices.Sort(places)
+		default:
+			return nil, nil, invalid(path, "group %q has neither places nor state", gr.ID)
+		}
+		if err := checkAmounts(path+".capacity", fmt.Sprintf("group %q: capacity", gr.ID), gr.Capacity, dims); err != nil {
+			return nil, nil, err
+		}
+		m.Groups = append(m.Groups, Group{Places: slices.Clone(places), Cap: slices.Clone(gr.Capacity)})
+		idx.Groups = append(idx.Groups, gr.ID)
+	}
+
+	if b := pr.Balance; b != nil {
+		if math.IsNaN(b.Tolerance) || b.Tolerance < 0 || b.Tolerance > 1 {
+			return nil, nil, invalid("balance.tolerance", "tolerance %v out of range 0…1", b.Tolerance)
+		}
+		states := make([]solidarity.MemberState, 0, len(b.Pledges))
+		canon := map[solidarity.MemberState]int64{}
+		var total int64
+		keys := slices.Sorted(maps.Keys(b.Pledges)) // errors name the same pledge every run
+		for _, s := range keys {
+			n := b.Pledges[s]
+			st, ok := solidarity.ParseMemberState(string(s))
+			if !ok {
+				return nil, nil, invalid("balance.pledges."+string(s), "%q is not a Member State code", s)
+			}
+			if _, dup := canon[st]; dup {
+				return nil, nil, invalid("balance.pledges."+string(s), "%s pledged twice", st)
+			}
+			if n < 0 || n > MaxValue {
+				return nil, nil, invalid("balance.pledges."+string(s), "pledge %d out of range 0…%d", n, MaxValue)
+			}
+			canon[st] = n
+			total += n
+			states = append(states, st)
+		}
+		slices.SortFunc(states, func(a, b solidarity.MemberState) int { return a.Index() - b.Index() })
+		if len(states) > 0 && total == 0 {
+			return nil, nil, invalid("balance.pledges", "every pledge is zero")
+		}
+		var persons int64 // of the families that must be placed
+		for _, f := range m.Families {
+			if f.Must {
+				for _, n := range f.Need {
+					persons += n
+				}
+			}
+		}
+		keep := new(big.Rat).Sub(big.NewRat(1, 1), new(big.Rat).SetFloat64(b.Tolerance))
+		for _, st := range states {
+			if canon[st] == 0 {
+				continue
+			}
+			q := new(big.Rat).Mul(keep, big.NewRat(canon[st], 1))
+			q.Mul(q, big.NewRat(persons, total))
+			floor := new(big.Int).Quo(q.Num(), q.Denom()).Int64()
+			places := statePlaces[st]
+			if floor > 0 && len(places) == 0 {
+				return nil, nil, conflict("balance.pledges."+string(st), "%s must receive at least %d persons but has no place", st, floor)
+			}
+			m.Mins = append(m.Mins, MinRow{Places: slices.Clone(places), Dim: -1, Min: floor})
+			idx.Mins = append(idx.Mins, IndexMin{State: st, Min: floor})
+		}
+	}
+
+	if err := staticConflicts(pr, m, idx, pinned); err != nil {
+		return nil, nil, err
+	}
+	if err := m.Validate(); err != nil { // a bug in Compile if it fails
+		return nil, nil, &solidarity.Error{Code: solidarity.EINTERNAL, Message: err.Error()}
+	}
+	return m, idx, nil
+}
+
+// staticConflicts finds constraints that cannot hold whatever the solver does.
+func staticConflicts(pr *Problem, m *Model, idx *Index, pinned []int) error {
+	// Pinned families' needs against each place's capacity and each group's.
+	load := make([][]int64, len(m.Places))
+	for i, p := range pinned {
+		if p < 0 {
+			continue
+		}
+		if load[p] == nil {
+			load[p] = make([]int64, m.Dims)
+		}
+		for d, n := range m.Families[i].Need {
+			load[p][d] += n
+		}
+	}
+	for p, l := range load {
+		for d := range l {
+			if l[d] > m.Places[p].Cap[d] {
+				return conflict(fmt.Sprintf("places[%d].capacity[%d]", p, d), "families pinned to %q (%s) need %d %s, capacity %d",
+					idx.Places[p], pinnedTo(pr, pinned, p), l[d], pr.Dimensions[d], m.Places[p].Cap[d])
+			}
+		}
+	}
+	for g, gr := range m.Groups {
+		for d := range m.Dims {
+			var s int64
+			for _, p := range gr.Places {
+				if load[p] != nil {
+					s += load[p][d]
+				}
+			}
+			if s > gr.Cap[d] {
+				return conflict(fmt.Sprintf("groups[%d].capacity[%d]", g, d), "families pinned in group %q need %d %s, capacity %d",
+					idx.Groups[g], s, pr.Dimensions[d], gr.Cap[d])
+			}
+		}
+	}
+	// A family that must be placed needs a place that could hold it alone.
+	for i, f := range m.Families {
+		if !f.Must {
+			continue
+		}
+		fits := false
+		for _, a := range f.Arcs {
+			if fitsAlone(f.Need, m.Places[a.Place].Cap) {
+				fits = true
+				break
+			}
+		}
+		if !fits {
+			what := "has no compatible place"
+			if len(f.Arcs) > 0 {
+				what = "needs more than the capacity of each of its compatible places"
+			}
+			return conflict(fmt.Sprintf("families[%d]", i), "family %q must be placed but %s", idx.Families[i], what)
+		}
+	}
+	// A minimum above the capacity of its places.
+	for r, row := range m.Mins {
+		var c int64
+		for _, p := range row.Places {
+			for _, x := range m.Places[p].Cap {
+				c += x
+			}
+		}
+		if row.Min > c {
+			return conflict("balance.pledges."+string(idx.Mins[r].State), "%s must receive at least %d persons but its places hold %d", idx.Mins[r].State, row.Min, c)
+		}
+	}
+	return nil
+}
+
+func fitsAlone(need, cap []int64) bool {
+	for d := range need {
+		if need[d] > cap[d] {
+			return false
+		}
+	}
+	return true
+}
+
+func pinnedTo(pr *Problem, pinned []int, p int) string {
+	var ids []string
+	for i, q := range pinned {
+		if q == p {
+			ids = append(ids, pr.Families[i].ID)
+		}
+	}
+	if len(ids) > 5 {
+		return strings.Join(ids[:5], ", ") + fmt.Sprintf(" and %d more", len(ids)-5)
+	}
+	return strings.Join(ids, ", ")
+}
+
+// Result is a solution by ID, ready for JSON or a table.
+type Result struct {
+	Status Status  `json:"status"`
+	Reason string  `json:"reason,omitempty"`
+	Value  float64 `json:"value"`
+	// Bound and Gap are absent when not finite (an infeasible model).
+	Bound      *float64      `json:"bound,omitempty"`
+	Gap        *float64      `json:"gap,omitempty"`
+	Families   int           `json:"families"` // in the problem
+	Placed     int           `json:"placed"`
+	Persons    int64         `json:"persons_placed"`
+	Placements []Placement   `json:"placements"`
+	Unplaced   []string      `json:"unplaced"`
+	States     []StateIntake `json:"states"`
+	Nodes      int           `json:"nodes"`
+	ElapsedMS  float64       `json:"elapsed_ms"`
+}
+
+// Placement is one family's place and why: its score and the score's components.
+type Placement struct {
+	Family     string                 `json:"family"`
+	Place      string                 `json:"place"`
+	State      solidarity.MemberState `json:"state"`
+	Persons    int64                  `json:"persons"`
+	Score      float64                `json:"score"`
+	Components Components             `json:"components"`
+}
+
+// StateIntake sums the placements in one Member State.
+type StateIntake struct {
+	State    solidarity.MemberState `json:"state"`
+	Families int                    `json:"families"`
+	Persons  int64                  `json:"persons"`
+	Min      *int64                 `json:"min,omitempty"` // the balance minimum, if any
+}
+
+// Result returns sol by ID. sol and idx come from Solve and Compile on this problem.
+func (pr *Problem) Result(sol *Solution, idx *Index) *Result { return idx.Result(sol) }
+
+// Result returns sol, a solution of the model idx indexes, by ID. Places without a
+// state (an index built by hand for data from outside the EU) count in no state.
+func (idx *Index) Result(sol *Solution) *Result {
+	r := &Result{Status: sol.Status, Reason: sol.Reason, Value: sol.Value, Families: len(idx.Families),
+		Placements: []Placement{}, Unplaced: []string{}, States: []StateIntake{},
+		Nodes: sol.Nodes, ElapsedMS: float64(sol.Elapsed.Microseconds()) / 1000}
+	if finite(sol.Bound) && sol.Status != Infeasible {
+		b, g := sol.Bound, sol.Gap()
+		r.Bound, r.Gap = &b, &g
+	}
+	if sol.Status == Infeasible {
+		r.Value = 0
+	}
+	intake := map[solidarity.MemberState]*StateIntake{}
+	for f, p := range sol.Place {
+		if f >= len(idx.Families) {
+			break
+		}
+		if p < 0 || sol.Status == Infeasible || p >= len(idx.Places) {
+			r.Unplaced = append(r.Unplaced, idx.Families[f])
+			continue
+		}
+		var persons int64
+		if f < len(idx.Persons) {
+			persons = idx.Persons[f]
+		}
+		pl := Placement{Family: idx.Families[f], Place: idx.Places[p], State: idx.States[p], Persons: persons}
+		if f < len(idx.Arcs) {
+			for _, a := range idx.Arcs[f] {
+				if a.Place == p {
+					pl.Score, pl.Components = a.Score, a.Components
+				}
+			}
+		}
+		r.Placements = append(r.Placements, pl)
+		r.Placed++
+		r.Persons += persons
+		if pl.State == "" {
+			continue
+		}
+		si := intake[pl.State]
+		if si == nil {
+			si = &StateIntake{State: pl.State}
+			intake[pl.State] = si
+		}
+		si.Families++
+		si.Persons += persons
+	}
+	for _, mr := range idx.Mins {
+		si := intake[mr.State]
+		if si == nil {
+			si = &StateIntake{State: mr.State}
+			intake[mr.State] = si
+		}
+		si.Min = &mr.Min
+	}
+	for _, si := range intake {
+		r.States = append(r.States, *si)
+	}
+	slices.SortFunc(r.States, func(a, b StateIntake) int { return a.State.Index() - b.State.Index() })
+	return r
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
