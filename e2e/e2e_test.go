@@ -107,24 +107,8 @@ var caseflowNames = []string{"Hanna Fictiva", "Omar Fictivo", "Lina Inventa"}
 func TestCaseflowInBrowser(t *testing.T) {
 	node := prerequisites(t)
 	ctx := t.Context()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cases.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	svc := ledgersvc.New(st, &catalog.Catalog{})
+	svc, cases := caseServices(t, "cases.db")
 	system := solidarity.NewContextWithUser(ctx, solidarity.System)
-	if _, err := app.Seed(ctx, svc, false); err != nil {
-		t.Fatal(err)
-	}
-	keys, err := keyring.Parse("e2e", strings.NewReader(keyring.NewKey(1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases, err := app.Cases(svc, keys)
-	if err != nil {
-		t.Fatal(err)
-	}
 	landed := time.Now().UTC().Add(-4 * 24 * time.Hour).Truncate(time.Hour)
 	// Allocation draws on the pledge of the current year, the transfer is delivered in
 	// the year it happens: pledge for both (they differ only around New Year).
@@ -188,24 +172,8 @@ var proposalNames = []string{"Ada Fintiva", "Bo Fintiva", "Cyra Fintivo", "Dan F
 func TestProposalInBrowser(t *testing.T) {
 	node := prerequisites(t)
 	ctx := t.Context()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "proposal.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	svc := ledgersvc.New(st, &catalog.Catalog{})
+	svc, cs := caseServices(t, "proposal.db")
 	system := solidarity.NewContextWithUser(ctx, solidarity.System)
-	if _, err := app.Seed(ctx, svc, false); err != nil {
-		t.Fatal(err)
-	}
-	keys, err := keyring.Parse("e2e", strings.NewReader(keyring.NewKey(1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := app.Cases(svc, keys)
-	if err != nil {
-		t.Fatal(err)
-	}
 	year := time.Now().UTC().Year()
 	if !slices.Contains(cyclefile.Shipped(), year) {
 		t.Skipf("no shipped cycle for %d: the browser test of the proposal needs one", year)
@@ -290,24 +258,8 @@ func TestDiciottiProposalInBrowser(t *testing.T) {
 		t.Skipf("the Diciotti demo draws on the 2026 pledges; allocations count against the current year (%d)", y)
 	}
 	ctx := t.Context()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "diciotti.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	svc := ledgersvc.New(st, &catalog.Catalog{})
+	svc, cs := caseServices(t, "diciotti.db")
 	system := solidarity.NewContextWithUser(ctx, solidarity.System)
-	if _, err := app.Seed(ctx, svc, false); err != nil {
-		t.Fatal(err)
-	}
-	keys, err := keyring.Parse("e2e", strings.NewReader(keyring.NewKey(1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := app.Cases(svc, keys)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := app.SeedDiciotti(ctx, svc, cs); err != nil {
 		t.Fatal(err)
 	}
@@ -336,6 +288,30 @@ func TestDiciottiProposalInBrowser(t *testing.T) {
 	defer ts.Close()
 	runNode(t, node, "proposal-diciotti.test.mjs", "SOLIDARITY_URL="+ts.URL, "SOLIDARITY_COORDINATOR_USER=coordinator",
 		"SOLIDARITY_COORDINATOR_PASSWORD="+password, "SOLIDARITY_FAMILIES="+strconv.Itoa(len(families)))
+}
+
+// caseServices opens a fresh SQLite database named name, seeds the shipped cycles and
+// returns the ledger and case-flow services on it (closed when the test ends).
+func caseServices(t *testing.T, name string) (*ledgersvc.Service, *casesvc.Service) {
+	t.Helper()
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	svc := ledgersvc.New(st, &catalog.Catalog{})
+	if _, err := app.Seed(t.Context(), svc, false); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := keyring.Parse("e2e", strings.NewReader(keyring.NewKey(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := app.Cases(svc, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc, cs
 }
 
 // syncBuffer collects log lines from the server's goroutines.

@@ -147,7 +147,7 @@ func TestMatchGenerateSolveExport(t *testing.T) {
 
 // The HIAS benchmark, where the data are (the shared benchmark directory).
 func TestMatchHIAS(t *testing.T) {
-	const dir = "../../../shared/benchmarks/hias-fy2017" // as in match/hias's tests
+	const dir = "../../match/hias/testdata/fy2017" // the copy match/hias's tests use
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("HIAS data not found at %s", dir)
 	}
