@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"time"
 
 	"solidarity"
 	"solidarity/internal/catalog"
@@ -15,8 +16,8 @@ import (
 	"solidarity/match/hias"
 )
 
-const matchHelp = `Usage: solidarity match FILE [--time-limit 2s] [--gap G] [--format table|json]
-       solidarity match --hias DIR --model A|B [--time-limit 2s] [--format table|json]
+const matchHelp = `Usage: solidarity match FILE [--time-limit 10s] [--gap G] [--format table|json]
+       solidarity match --hias DIR --model A|B [--time-limit 10s] [--format table|json]
        solidarity match export [--format lp|mps] [--out FILE] (FILE | --hias DIR --model A|B)
        solidarity match generate [--seed N] [--families 12000] [--localities 40] [--dims 3]
                                  [--groups] [--balance TOL] [--must FRACTION] [--out FILE]
@@ -50,7 +51,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	fs := newFlags("match", matchHelp, stdout, stderr)
-	limit := fs.Duration("time-limit", 0, "stop the search after this `duration` (0: until proven optimal)")
+	limit := fs.Duration("time-limit", 10*time.Second, "stop the search after this `duration` and report the best placement with its proven bound (0: until proven optimal)")
 	gap := fs.Float64("gap", 0, "relative `gap` at which a solution counts as optimal (0: 1e-9)")
 	format := fs.String("format", "table", "output `format`: table or json")
 	hiasDir := fs.String("hias", "", "HIAS FY2017 data `directory` (instead of FILE)")
