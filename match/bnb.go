@@ -71,6 +71,12 @@ type bnb struct {
 	pcCnt [][2]int32
 	save  lpState
 	cands []int32
+
+	// The knapsack Lagrangian (knapsack.go), when the model allows it: its bound at
+	// the root and the arcs whose root bounds changed since the last apply.
+	kl        *knapLag
+	klL       float64
+	rootDirty []int32
 }
 
 // gapAbs is the absolute gap below which a node cannot improve on the incumbent.
@@ -88,6 +94,7 @@ func (b *bnb) offer(s *packing) {
 		}
 		b.incVal = s.value
 		b.fixByRootCosts()
+		b.fixByKnapsack()
 	}
 }
 
@@ -139,6 +146,12 @@ func solveBnB(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 	b.rootStat = slices.Clone(l.stat[:l.nA])
 	b.fixByRootCosts()
 	b.round()
+	lagBound := b.knapsackRoot()
+	if lagBound <= b.incVal+b.gapAbs() {
+		return &Solution{Status: Optimal, Place: b.inc.places(), Value: b.incVal,
+			Bound: max(b.incVal, lagBound), Nodes: 1, Iterations: b.l.iters}, nil
+	}
+	l = b.l
 
 	h := &nodeHeap{}
 	var cur *node = &node{bound: b.rootZ}
@@ -167,6 +180,11 @@ func solveBnB(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 			first = false
 			z = b.rootZ
 		} else {
+			if lb := b.nodeBound(cur.fixes); b.inc != nil && lb <= b.incVal+b.gapAbs() {
+				b.pruned = max(b.pruned, min(lb, cur.bound))
+				cur = nil
+				continue
+			}
 			b.apply(cur.fixes)
 			z = b.nodeLP()
 			if math.IsNaN(z) {
@@ -231,6 +249,7 @@ func solveBnB(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 	for _, n := range *h {
 		bound = max(bound, n.bound)
 	}
+	bound = min(bound, max(b.incVal, lagBound))
 	sol.Bound = bound
 	sol.Status = Optimal
 	// The same test as pruning uses (with room for the rounding of inc + gap).
@@ -296,6 +315,13 @@ func (b *bnb) apply(fixes []fix) {
 	for _, fx := range b.applied {
 		reset(fx.col)
 	}
+	for _, j := range b.rootDirty {
+		if l.lo[j] != b.rootLo[j] || l.up[j] != b.rootUp[j] {
+			l.lo[j], l.up[j] = b.rootLo[j], b.rootUp[j]
+			reset(j)
+		}
+	}
+	b.rootDirty = b.rootDirty[:0]
 	for _, fx := range fixes {
 		reset(fx.col)
 	}

@@ -1,0 +1,540 @@
+package match
+
+import (
+	"math"
+	"slices"
+)
+
+// Lagrangian relaxation of the assignment rows (Σ_p x[f,p] ≤ 1, multipliers u_f ≥ 0)
+// for models whose only coupling rows are place capacities (no groups, minimums or
+// families that must be placed, as HIAS): the relaxation splits into one 0/1
+// knapsack per place (items: the families with an arc there, profit score − u_f,
+// weight the need vector), each solved exactly by dynamic programming over the
+// capacities. Its bound Σ_f u_f + Σ_p KP_p(u) is at least as strong as the LP bound
+// (the knapsacks are integral). It is used at the root: as a proven bound, to remove
+// the arcs whose forced use brings the bound below the incumbent, and to build
+// assignments from the knapsack solutions.
+
+// Limits of the dynamic programs: states per place and items × states per place.
+const (
+	kpMaxStates = 200000
+	kpMaxWork   = 3000000
+	kpMaxTotal  = 5000000 // over all places: the work of one evaluation
+)
+
+type kpPlace struct {
+	caps   []int
+	stride []int
+	S      int
+	items  []int32 // arcs at this place
+	woff   []int   // per item: its weight as a state offset
+	w      [][]int // per item: its weight per dimension
+}
+
+type knapLag struct {
+	forced []bool // arcs forced in (node bounds only)
+	kpVal  []float64
+	p      *prob
+	places []kpPlace
+	u      []float64
+	dead   []bool // arcs removed
+	dp     []float64
+	take   []bool
+	sel    [][]int32 // per place: the arcs of the last solution
+	cnt    []float64 // per family: times chosen
+}
+
+// newKnapLag returns nil when the model does not have the required shape or the
+// dynamic programs would be too large.
+func newKnapLag(p *prob) *knapLag {
+	m := p.m
+	if len(m.Groups) > 0 || len(m.Mins) > 0 {
+		return nil
+	}
+	for f := range p.n {
+		if p.must[f] {
+			return nil
+		}
+	}
+	k := &knapLag{p: p, places: make([]kpPlace, len(m.Places)), u: make([]float64, p.n),
+		dead: make([]bool, len(p.arcPlace)), sel: make([][]int32, len(m.Places)), cnt: make([]float64, p.n)}
+	for a, pl := range p.arcPlace {
+		k.places[pl].items = append(k.places[pl].items, int32(a))
+	}
+	maxS := 0
+	for pl := range k.places {
+		kp := &k.places[pl]
+		kp.caps = make([]int, p.D)
+		kp.stride = make([]int, p.D)
+		S := 1
+		for d := range p.D {
+			tot := 0
+			for _, a := range kp.items {
+				tot += int(p.need[int(p.arcFam[a])*p.D+d])
+			}
+			c := int(min(m.Places[pl].Cap[d], int64(tot)))
+			kp.caps[d] = c
+			kp.stride[d] = S
+			S *= c + 1
+			if S > kpMaxStates {
+				return nil
+			}
+		}
+		kp.S = S
+		if S*(len(kp.items)+1) > kpMaxWork {
+			return nil
+		}
+		maxS = max(maxS, S*(len(kp.items)+1))
+		for _, a := range kp.items {
+			w := make([]int, p.D)
+			off := 0
+			for d := range p.D {
+				w[d] = int(p.need[int(p.arcFam[a])*p.D+d])
+				off += w[d] * kp.stride[d]
+			}
+			kp.w = append(kp.w, w)
+			kp.woff = append(kp.woff, off)
+		}
+	}
+	total := 0
+	for pl := range k.places {
+		total += k.places[pl].S * (len(k.places[pl].items) + 1)
+	}
+	if total > kpMaxTotal {
+		return nil
+	}
+	k.dp = make([]float64, maxS)
+	k.take = make([]bool, maxS)
+	return k
+}
+
+func (k *knapLag) profit(a int32) float64 {
+	return k.p.arcScore[a] - k.u[k.p.arcFam[a]]
+}
+
+// fitsState says whether weight w fits in the state with coordinates co.
+func fitsState(co, w []int) bool {
+	for d, c := range co {
+		if c < w[d] {
+			return false
+		}
+	}
+	return true
+}
+
+// nextDown steps co to the previous state in index order (odometer); false at 0.
+func nextDown(co, caps []int) bool {
+	for d := range co {
+		if co[d] > 0 {
+			co[d]--
+			return true
+		}
+		co[d] = caps[d]
+	}
+	return false
+}
+
+// table fills rows 0..n of a DP table over the items in order (row i: the best
+// profit with items before i, per capacity state, "at most" semantics). When keep is
+// false only the last row is kept (in row 0).
+func (k *knapLag) table(kp *kpPlace, order []int, tab []float64, take []bool, keep bool) {
+	S := kp.S
+	clear(tab[:S])
+	co := make([]int, len(kp.caps))
+	row := 0
+	for step, i := range order {
+		a := kp.items[i]
+		pr := k.profit(a)
+		var prev, cur []float64
+		if keep {
+			prev, cur = tab[row*S:(row+1)*S], tab[(row+1)*S:(row+2)*S]
+			copy(cur, prev)
+			row++
+		} else {
+			prev, cur = tab[:S], tab[:S]
+		}
+		var tk []bool
+		if take != nil {
+			tk = take[step*S : (step+1)*S]
+			clear(tk)
+		}
+		if k.forced != nil && k.forced[a] && !k.dead[a] {
+			w, off := kp.w[i], kp.woff[i]
+			copy(co, kp.caps)
+			for s := S - 1; s >= 0; s-- {
+				if s >= off && fitsState(co, w) {
+					cur[s] = prev[s-off] + pr
+				} else {
+					cur[s] = math.Inf(-1)
+				}
+				nextDown(co, kp.caps)
+			}
+			continue
+		}
+		if k.dead[a] || pr <= 0 {
+			continue
+		}
+		w, off := kp.w[i], kp.woff[i]
+		copy(co, kp.caps)
+		for s := S - 1; s >= 0; s-- {
+			if s >= off && fitsState(co, w) {
+				if v := prev[s-off] + pr; v > cur[s] {
+					cur[s] = v
+					if tk != nil {
+						tk[s] = true
+					}
+				}
+			}
+			nextDown(co, kp.caps)
+		}
+	}
+}
+
+// solvePlace solves place pl's knapsack at the current multipliers, records its
+// solution in k.sel[pl] and returns its value.
+func (k *knapLag) solvePlace(pl int) float64 {
+	kp := &k.places[pl]
+	n := len(kp.items)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	k.table(kp, order, k.dp, k.take, false)
+	v := k.dp[kp.S-1]
+	k.sel[pl] = k.sel[pl][:0]
+	s := kp.S - 1
+	for i := n - 1; i >= 0; i-- {
+		if k.take[i*kp.S+s] {
+			k.sel[pl] = append(k.sel[pl], kp.items[i])
+			s -= kp.woff[i]
+		}
+	}
+	return v
+}
+
+// evaluate returns L(u) and fills k.cnt with the number of places choosing each
+// family.
+func (k *knapLag) evaluate() float64 {
+	L := 0.0
+	for _, u := range k.u {
+		L += u
+	}
+	clear(k.cnt)
+	for pl := range k.places {
+		L += k.solvePlace(pl)
+		for _, a := range k.sel[pl] {
+			k.cnt[k.p.arcFam[a]]++
+		}
+	}
+	return L
+}
+
+// primal builds an assignment from the knapsack solutions: each family keeps its
+// best chosen arc that fits, then the rest are placed greedily and improved.
+func (k *knapLag) primal(s *packing, order []int32) {
+	p := k.p
+	for f := range p.n {
+		s.set(f, -1)
+	}
+	var arcs []int32
+	for pl := range k.places {
+		arcs = append(arcs, k.sel[pl]...)
+	}
+	slices.SortStableFunc(arcs, func(x, y int32) int {
+		if p.arcScore[x] > p.arcScore[y] {
+			return -1
+		} else if p.arcScore[x] < p.arcScore[y] {
+			return 1
+		}
+		return 0
+	})
+	for _, a := range arcs {
+		f := int(p.arcFam[a])
+		if s.arc[f] < 0 && s.fits(f, a) {
+			s.set(f, a)
+		}
+	}
+	s.greedy(order, func(a int32) float64 { return k.profit(a) })
+	s.improve(5)
+}
+
+// optimize runs projected subgradient steps on u from its current value, with
+// Polyak steps towards target (the incumbent's value); it keeps the best u and
+// returns the best bound. offer receives primal assignments.
+func (k *knapLag) optimize(iters int, target func() float64, offer func(), stop func(L float64) bool) float64 {
+	best := math.Inf(1)
+	bestU := slices.Clone(k.u)
+	theta := 1.0
+	stall := 0
+	for it := range iters {
+		L := k.evaluate()
+		if L < best-1e-12 {
+			best = L
+			copy(bestU, k.u)
+			stall = 0
+		} else if stall++; stall >= 15 {
+			theta /= 2
+			stall = 0
+		}
+		if it%10 == 0 && offer != nil {
+			offer()
+		}
+		if stop(best) || theta < 1e-5 {
+			break
+		}
+		norm := 0.0
+		for f := range k.u {
+			g := 1 - k.cnt[f]
+			if g < 0 || k.u[f] > 0 {
+				norm += g * g
+			}
+		}
+		if norm == 0 {
+			break // the knapsack solutions form an assignment: optimal for this u
+		}
+		gap := L - target()
+		if gap < 1e-6*math.Max(1, math.Abs(L)) {
+			gap = 1e-6 * math.Max(1, math.Abs(L))
+		}
+		t := theta * gap / norm
+		for f := range k.u {
+			k.u[f] = max(0, k.u[f]-t*(1-k.cnt[f]))
+		}
+	}
+	copy(k.u, bestU)
+	return best
+}
+
+// fixArcs removes the arcs whose use would bring the bound at the current u (value
+// L) to at most lim. It returns the arcs removed.
+func (k *knapLag) fixArcs(L, lim float64) []int32 {
+	var out []int32
+	for pl := range k.places {
+		kp := &k.places[pl]
+		n, S := len(kp.items), kp.S
+		if n == 0 {
+			continue
+		}
+		KP := k.solvePlace(pl)
+		fwd := make([]int, n)
+		bwd := make([]int, n)
+		for i := range n {
+			fwd[i], bwd[i] = i, n-1-i
+		}
+		pre := make([]float64, (n+1)*S)
+		suf := make([]float64, (n+1)*S)
+		k.table(kp, fwd, pre, nil, true) // pre row i: items < i
+		k.table(kp, bwd, suf, nil, true) // suf row j: the last j items
+		co := make([]int, len(kp.caps))
+		rest := make([]int, len(kp.caps))
+		for i, a := range kp.items {
+			if k.dead[a] {
+				continue
+			}
+			w := kp.w[i]
+			if !fitsState(kp.caps, w) {
+				continue
+			}
+			// Best with item i forced in: items < i and > i share cap − w.
+			P := pre[i*S : (i+1)*S]
+			Q := suf[(n-1-i)*S : (n-i)*S]
+			for d := range rest {
+				rest[d] = kp.caps[d] - w[d]
+			}
+			best := math.Inf(-1)
+			// enumerate s1 ≤ rest componentwise
+			for d := range co {
+				co[d] = 0
+			}
+			for {
+				s1, s2 := 0, 0
+				for d := range co {
+					s1 += co[d] * kp.stride[d]
+					s2 += (rest[d] - co[d]) * kp.stride[d]
+				}
+				best = max(best, P[s1]+Q[s2])
+				d := 0
+				for ; d < len(co); d++ {
+					if co[d] < rest[d] {
+						co[d]++
+						break
+					}
+					co[d] = 0
+				}
+				if d == len(co) {
+					break
+				}
+			}
+			forced := best + k.profit(a)
+			if L-KP+forced <= lim {
+				k.dead[a] = true
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// knapsackRoot runs the knapsack Lagrangian at the root when the model allows it:
+// subgradient from the LP's duals of the assignment rows, assignments from the
+// knapsack solutions, and removal of the arcs that cannot be in a better solution
+// (the root LP is then solved again). It returns the bound (+Inf when not used).
+func (b *bnb) knapsackRoot() float64 {
+	p, l := b.p, b.l
+	if b.inc == nil {
+		return math.Inf(1)
+	}
+	k := newKnapLag(p)
+	if k == nil {
+		return math.Inf(1)
+	}
+	// Start from the LP duals of the assignment rows (whichever sign convention gives
+	// the lower bound), else from zero.
+	bestL := k.evaluate()
+	bestU := slices.Clone(k.u)
+	for _, sg := range []float64{1, -1} {
+		for f := range p.n {
+			k.u[f] = max(0, sg*l.piF[f])
+		}
+		if L := k.evaluate(); L < bestL {
+			bestL = L
+			copy(bestU, k.u)
+		}
+	}
+	copy(k.u, bestU)
+	order := b.orderByScore()
+	offer := func() {
+		k.primal(b.work, order)
+		b.offer(b.work)
+	}
+	lim := func() float64 { return b.incVal + b.gapAbs() }
+	stop := func(L float64) bool { return L <= lim() || b.ctx.Err() != nil }
+	bound := math.Inf(1)
+	for round := 0; round < 4; round++ {
+		L := k.optimize(300, func() float64 { return b.incVal }, offer, stop)
+		bound = min(bound, L)
+		if bound <= lim() || b.ctx.Err() != nil {
+			return bound
+		}
+		k.evaluate()
+		offer()
+		removed := k.fixArcs(L, lim())
+		if len(removed) == 0 {
+			break
+		}
+		for _, a := range removed {
+			b.rootLo[a], b.rootUp[a] = 0, 0
+			l.lo[a], l.up[a] = 0, 0
+			if l.stat[a] == atUpper {
+				l.stat[a] = atLower
+			}
+			if l.stat[a] == atLower {
+				l.x[a] = 0
+			}
+		}
+	}
+	b.kl = k
+	k.kpVal = make([]float64, len(k.places))
+	b.klL = 0
+	for _, u := range k.u {
+		b.klL += u
+	}
+	for pl := range k.places {
+		k.kpVal[pl] = k.solvePlace(pl)
+		b.klL += k.kpVal[pl]
+	}
+	l.computePrimal()
+	if r := l.solve(math.Inf(1), 1<<30); r == lpOptimal {
+		b.rootZ = -l.objective()
+		b.rootD = slices.Clone(l.d[:l.nA])
+		b.rootStat = slices.Clone(l.stat[:l.nA])
+		b.fixByRootCosts()
+		b.round()
+	}
+	return bound
+}
+
+// fixByKnapsack removes, after the incumbent improved, the arcs that the knapsack
+// Lagrangian shows cannot be in a better solution; apply puts them in the LP.
+func (b *bnb) fixByKnapsack() {
+	if b.kl == nil {
+		return
+	}
+	for _, a := range b.kl.fixArcs(b.klL, b.incVal+b.gapAbs()) {
+		if b.rootLo[a] == 0 {
+			b.rootUp[a] = 0
+			b.rootDirty = append(b.rootDirty, a)
+		}
+	}
+}
+
+// nodeBound is the Lagrangian bound at the multipliers found at the root for a node
+// with the given fixes: only the places the fixes touch are solved again, the others
+// keep their root values (valid: arcs removed since only lower them).
+func (b *bnb) nodeBound(fixes []fix) float64 {
+	k, p := b.kl, b.p
+	if k == nil || len(fixes) == 0 {
+		return math.Inf(1)
+	}
+	if k.forced == nil {
+		k.forced = make([]bool, len(p.arcPlace))
+	}
+	var changed []int32
+	touched := map[int32]bool{}
+	kill := func(a int32) {
+		if !k.dead[a] {
+			k.dead[a] = true
+			changed = append(changed, a)
+			touched[p.arcPlace[a]] = true
+		}
+	}
+	var forced []int32
+	defer func() {
+		for _, a := range changed {
+			k.dead[a] = false
+		}
+		for _, a := range forced {
+			k.forced[a] = false
+		}
+	}()
+	for _, fx := range fixes {
+		a := fx.col
+		if int(a) >= len(p.arcPlace) {
+			continue
+		}
+		if fx.val < 0.5 {
+			kill(a)
+			continue
+		}
+		if k.dead[a] {
+			return math.Inf(-1) // an arc already removed is forced in: nothing better below
+		}
+		k.forced[a] = true
+		forced = append(forced, a)
+		touched[p.arcPlace[a]] = true
+		f := p.arcFam[a]
+		for o := p.famStart[f]; o < p.famStart[f+1]; o++ {
+			if o != a {
+				kill(o)
+			}
+		}
+	}
+	L := b.klL
+	for pl := range touched {
+		kp := &k.places[pl]
+		order := make([]int, 0, len(kp.items))
+		for i, a := range kp.items { // forced items first
+			if k.forced[a] {
+				order = append(order, i)
+			}
+		}
+		for i, a := range kp.items {
+			if !k.forced[a] {
+				order = append(order, i)
+			}
+		}
+		k.table(kp, order, k.dp, nil, false)
+		L += k.dp[kp.S-1] - k.kpVal[pl]
+	}
+	return L
+}
