@@ -16,7 +16,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launch, watchedPage, text } from './browser.mjs';
 
 const BASE = (process.env.SOLIDARITY_URL || '').replace(/\/+$/, '');
 const who = (name) => {
@@ -31,12 +31,6 @@ const LANDED = new Date(process.env.SOLIDARITY_LANDED || '');
 const YEAR = process.env.SOLIDARITY_YEAR;
 const NAMES = (process.env.SOLIDARITY_NAMES || '').split(';');
 
-// See dashboard.test.mjs for why these flags.
-const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
-
 let browser;
 
 before(async () => {
@@ -45,11 +39,7 @@ before(async () => {
     assert.ok(u.user && u.password, `the credentials of ${u.name} are not set (go test ./e2e/ sets them)`);
   }
   assert.ok(!Number.isNaN(LANDED.getTime()) && YEAR && NAMES.length === 3, 'SOLIDARITY_LANDED, _YEAR or _NAMES is not set');
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: FLAGS,
-    timeout: 20_000,
-  });
+  browser = await launch();
 });
 
 after(async () => {
@@ -60,31 +50,7 @@ after(async () => {
 // in, and a page that records console errors, page errors, CSP violations, failed
 // requests and HTTP errors.
 async function session(t, u) {
-  const context = await browser.newContext({ baseURL: BASE });
-  t.after(() => context.close());
-  const problems = [];
-  await context.exposeBinding('__solidarityCSP', (_source, v) => {
-    problems.push(`CSP violation: ${v.directive} blocked ${v.blocked} on ${v.url}`);
-  });
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.__solidarityCSP({ directive: e.effectiveDirective, blocked: e.blockedURI, url: e.documentURI });
-    });
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(5_000);
-  page.setDefaultNavigationTimeout(10_000);
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => {
-    const why = req.failure()?.errorText ?? '';
-    if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${req.url()}: ${why}`);
-  });
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
-  });
+  const { page, problems } = await watchedPage(t, browser, BASE, { timeout: 5_000, navigation: 10_000 });
   // Log in through the form, coming back to the arrivals.
   await goto(page, '/login?next=/arrivals');
   await page.locator('#login-form input[name="name"]').fill(u.user);
@@ -102,10 +68,6 @@ async function checkClean(page, problems) {
   await page.waitForLoadState('load');
   await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
   assert.deepEqual(problems, [], 'the page reported problems');
-}
-
-async function text(page, selector) {
-  return (await page.locator(selector).first().textContent()).replace(/\s+/g, ' ').trim();
 }
 
 async function goto(page, path) {

@@ -7,42 +7,25 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
+import { launch, watchedPage, text } from './browser.mjs';
 
 const BASE = (process.env.SOLIDARITY_URL || '').replace(/\/+$/, '');
 const COORD = { user: process.env.SOLIDARITY_COORDINATOR_USER, password: process.env.SOLIDARITY_COORDINATOR_PASSWORD };
 const FAMILIES = Number(process.env.SOLIDARITY_FAMILIES || 0);
 
-const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
-
 let browser;
 
 before(async () => {
   assert.ok(BASE && COORD.user && COORD.password && FAMILIES > 0, 'the environment is not set (go test ./e2e/ sets it)');
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: FLAGS, timeout: 20_000 });
+  browser = await launch();
 });
 
 after(async () => {
   await browser?.close();
 });
 
-async function text(page, selector) {
-  return (await page.locator(selector).first().textContent()).replace(/\s+/g, ' ').trim();
-}
-
 test('a proposal for the Diciotti candidates, with an explanation', async (t) => {
-  const context = await browser.newContext({ baseURL: BASE });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  const problems = [];
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
-  });
+  const { page, problems } = await watchedPage(t, browser, BASE);
   await page.goto('/login?next=/relocation');
   await page.locator('#login-form input[name="name"]').fill(COORD.user);
   await page.locator('#login-form input[name="password"]').fill(COORD.password);

@@ -15,7 +15,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
+import { launch, watchedPage, text } from './browser.mjs';
 
 const BASE = (process.env.SOLIDARITY_URL || '').replace(/\/+$/, '');
 const COORD = { user: process.env.SOLIDARITY_COORDINATOR_USER, password: process.env.SOLIDARITY_COORDINATOR_PASSWORD };
@@ -23,23 +23,13 @@ const FAMILIES = Number(process.env.SOLIDARITY_FAMILIES || 0);
 const YEAR = process.env.SOLIDARITY_YEAR;
 const NAMES = (process.env.SOLIDARITY_NAMES || '').split(';').filter(Boolean);
 
-// See dashboard.test.mjs for why these flags.
-const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
-
 let browser;
 
 before(async () => {
   assert.ok(BASE, 'SOLIDARITY_URL is not set (go test ./e2e/ sets it)');
   assert.ok(COORD.user && COORD.password, 'the coordinator\'s credentials are not set (go test ./e2e/ sets them)');
   assert.ok(FAMILIES > 0 && YEAR && NAMES.length > 0, 'SOLIDARITY_FAMILIES, _YEAR or _NAMES is not set');
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: FLAGS,
-    timeout: 20_000,
-  });
+  browser = await launch();
 });
 
 after(async () => {
@@ -50,31 +40,7 @@ after(async () => {
 // with a page that records console errors, page errors, CSP violations, failed
 // requests and HTTP errors.
 async function session(t, u) {
-  const context = await browser.newContext({ baseURL: BASE });
-  t.after(() => context.close());
-  const problems = [];
-  await context.exposeBinding('__solidarityCSP', (_source, v) => {
-    problems.push(`CSP violation: ${v.directive} blocked ${v.blocked} on ${v.url}`);
-  });
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.__solidarityCSP({ directive: e.effectiveDirective, blocked: e.blockedURI, url: e.documentURI });
-    });
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  page.setDefaultNavigationTimeout(20_000);
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => {
-    const why = req.failure()?.errorText ?? '';
-    if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${req.url()}: ${why}`);
-  });
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
-  });
+  const { page, problems } = await watchedPage(t, browser, BASE, { timeout: 10_000, navigation: 20_000 });
   const res = await page.goto('/login?next=/relocation');
   assert.equal(res.status(), 200);
   await page.locator('#login-form input[name="name"]').fill(u.user);
@@ -91,10 +57,6 @@ async function checkClean(page, problems) {
   await page.waitForLoadState('load');
   await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
   assert.deepEqual(problems, [], 'the page reported problems');
-}
-
-async function text(page, selector) {
-  return (await page.locator(selector).first().textContent()).replace(/\s+/g, ' ').trim();
 }
 
 test('the coordinator proposes, reviews an explanation and accepts', async (t) => {
