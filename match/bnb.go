@@ -152,6 +152,7 @@ func solveBnB(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 			Bound: max(b.incVal, lagBound), Nodes: 1, Iterations: b.l.iters}, nil
 	}
 	l = b.l
+	b.rins(l.x, rinsRootNodes)
 
 	h := &nodeHeap{}
 	var cur *node = &node{bound: b.rootZ}
@@ -169,7 +170,7 @@ func solveBnB(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 			cur = nil
 			continue
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || (b.opts.nodeLimit > 0 && b.nodes >= b.opts.nodeLimit) {
 			heap.Push(h, cur)
 			stopped = true
 			break
@@ -196,6 +197,22 @@ func solveBnB(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 			b.pruned = max(b.pruned, z)
 			cur = nil
 			continue
+		}
+		if b.kl != nil && b.inc != nil && len(cur.fixes) > 0 {
+			// Reduced-cost fixing for the subtree: an arc whose reduced cost exceeds
+			// the node's gap over the incumbent cannot be in a better assignment
+			// below. The fixed arcs also leave the knapsacks of the Lagrangian node
+			// bound, which then often prunes what the LP does not.
+			if b.fixByNodeCosts(cur, z) > 0 {
+				if lb := b.nodeBound(cur.fixes); lb <= b.incVal+b.gapAbs() {
+					b.pruned = max(b.pruned, min(lb, z))
+					cur = nil
+					continue
+				}
+			}
+		}
+		if b.nodes%rinsEvery == 0 {
+			b.rins(l.x, rinsNodes)
 		}
 		if b.nodes%16 == 1 {
 			b.round()
@@ -594,4 +611,27 @@ func (b *bnb) branch(z float64) (int, float64, float64) {
 		}
 	}
 	return best, bestDown, bestUp
+}
+
+// fixByNodeCosts appends to the node's fixes the arcs its LP's reduced costs (at
+// value z) fix for the subtree, and returns how many.
+func (b *bnb) fixByNodeCosts(cur *node, z float64) int {
+	l := b.l
+	slack := z - (b.incVal + b.gapAbs())
+	n := len(cur.fixes)
+	for j := range l.nA {
+		if l.lo[j] == l.up[j] {
+			continue
+		}
+		switch {
+		case l.stat[j] == atLower && l.d[j] > slack+1e-9:
+			cur.fixes = append(cur.fixes, fix{int32(j), 0})
+		case l.stat[j] == atUpper && -l.d[j] > slack+1e-9:
+			cur.fixes = append(cur.fixes, fix{int32(j), 1})
+		}
+	}
+	if len(cur.fixes) > n {
+		cur.fixes = slices.Clip(cur.fixes)
+	}
+	return len(cur.fixes) - n
 }

@@ -19,7 +19,7 @@ import (
 const (
 	kpMaxStates = 200000
 	kpMaxWork   = 3000000
-	kpMaxTotal  = 5000000 // over all places: the work of one evaluation
+	kpMaxTotal  = 20000000 // over all places: the work of one evaluation
 )
 
 type kpPlace struct {
@@ -48,7 +48,7 @@ type knapLag struct {
 // dynamic programs would be too large.
 func newKnapLag(p *prob) *knapLag {
 	m := p.m
-	if len(m.Groups) > 0 || len(m.Mins) > 0 {
+	if len(m.Groups) > 0 || len(m.Mins) > 0 || p.D > 8 {
 		return nil
 	}
 	for f := range p.n {
@@ -174,18 +174,62 @@ func (k *knapLag) table(kp *kpPlace, order []int, tab []float64, take []bool, ke
 		if k.dead[a] || pr <= 0 {
 			continue
 		}
-		w, off := kp.w[i], kp.woff[i]
-		copy(co, kp.caps)
-		for s := S - 1; s >= 0; s-- {
-			if s >= off && fitsState(co, w) {
-				if v := prev[s-off] + pr; v > cur[s] {
-					cur[s] = v
-					if tk != nil {
-						tk[s] = true
-					}
+		boxUpdate(kp, kp.w[i], kp.woff[i], pr, prev, cur, tk)
+	}
+}
+
+// boxUpdate is one item's step of the 0/1 knapsack program: for every state s that
+// the item's weight fits (the box w ≤ co ≤ caps), cur[s] = max(cur[s], prev[s−off]+pr),
+// marking tk[s] when the item is taken. The box is walked in decreasing index
+// order, so prev and cur may be the same row.
+func boxUpdate(kp *kpPlace, w []int, off int, pr float64, prev, cur []float64, tk []bool) {
+	caps, stride := kp.caps, kp.stride
+	if len(caps) == 1 {
+		for s := caps[0]; s >= w[0]; s-- {
+			if v := prev[s-off] + pr; v > cur[s] {
+				cur[s] = v
+				if tk != nil {
+					tk[s] = true
 				}
 			}
-			nextDown(co, kp.caps)
+		}
+		return
+	}
+	for d := range caps {
+		if w[d] > caps[d] {
+			return
+		}
+	}
+	var co [8]int
+	D := len(caps)
+	s := kp.S - 1
+	for d := range D {
+		co[d] = caps[d]
+	}
+	lo0, hi0 := w[0], caps[0]
+	for {
+		// The run along dimension 0 is contiguous.
+		for c := hi0; c >= lo0; c-- {
+			t := s - (hi0 - c)
+			if v := prev[t-off] + pr; v > cur[t] {
+				cur[t] = v
+				if tk != nil {
+					tk[t] = true
+				}
+			}
+		}
+		d := 1
+		for ; d < D; d++ {
+			if co[d] > w[d] {
+				co[d]--
+				s -= stride[d]
+				break
+			}
+			s += (caps[d] - w[d]) * stride[d]
+			co[d] = caps[d]
+		}
+		if d == D {
+			return
 		}
 	}
 }

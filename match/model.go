@@ -114,6 +114,10 @@ type Options struct {
 	// Start is a solution to start from (a previous solve before an override), by
 	// family; it need not be feasible.
 	Start []int
+
+	// nodeLimit stops a search after that many nodes (0: none); set only on the
+	// sub-problems of rins.go, so that they stay deterministic.
+	nodeLimit int
 }
 
 // Validate checks a model's shape: dimensions, non-negative needs and capacities,

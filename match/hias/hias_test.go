@@ -50,26 +50,28 @@ func TestRead(t *testing.T) {
 	}
 }
 
-// TestOptimal solves both models. Issue 5 asks for the reference optima proven
-// (status optimal, bound within 1e-6) in under 100 ms; the branch-and-bound does not
-// get there yet (model A is proven in minutes, B not within ten), so by default the
-// test runs each model for 10 s and checks what is proven: a valid placement, and a
-// bound not below the reference optimum. MATCH_HIAS_PROVE=1 runs without a limit and
-// demands the proof.
+// TestOptimal solves both models to a proof, as issue 5 asks: the reference optimum
+// reached and a bound within 1e-6 of it (relative, the README's definition of
+// proven). The two models run in parallel; MATCH_HIAS_LIMIT (a duration, default
+// 10m) is a safety limit after which the test fails rather than hangs.
 func TestOptimal(t *testing.T) {
 	d := mustRead(t)
-	prove := os.Getenv("MATCH_HIAS_PROVE") != ""
-	opts := match.Options{TimeLimit: 10 * time.Second}
-	if prove {
-		opts.TimeLimit = 0
+	limit := 10 * time.Minute
+	if v := os.Getenv("MATCH_HIAS_LIMIT"); v != "" {
+		l, err := time.ParseDuration(v)
+		if err != nil {
+			t.Fatalf("MATCH_HIAS_LIMIT: %v", err)
+		}
+		limit = l
 	}
 	for _, which := range []string{"A", "B"} {
 		t.Run(which, func(t *testing.T) {
+			t.Parallel()
 			m, err := d.Model(which)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := match.Solve(context.Background(), m, opts)
+			s, err := match.Solve(context.Background(), m, match.Options{TimeLimit: limit, Gap: 1e-6})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,13 +81,11 @@ func TestOptimal(t *testing.T) {
 			if s.Value > want+1e-6 || s.Bound < want-1e-6 {
 				t.Errorf("value %.8f and bound %.8f must bracket the optimum %.8f", s.Value, s.Bound, want)
 			}
-			if prove {
-				if math.Abs(s.Value-want) > 1e-6 {
-					t.Errorf("value %.8f, want %.8f", s.Value, want)
-				}
-				if (s.Bound-s.Value)/s.Value > 1e-6 {
-					t.Errorf("bound %.10f not within 1e-6 of value %.10f", s.Bound, s.Value)
-				}
+			if math.Abs(s.Value-want) > 1e-6 {
+				t.Errorf("value %.8f, want %.8f", s.Value, want)
+			}
+			if s.Status != match.Optimal || (s.Bound-s.Value)/s.Value > 1e-6 {
+				t.Errorf("%s: bound %.10f not within 1e-6 of value %.10f", s.Status, s.Bound, s.Value)
 			}
 			if v, err := m.Value(s.Place); err != nil || math.Abs(v-s.Value) > 1e-9 {
 				t.Errorf("Value(Place) = %v, %v; solution says %v", v, err, s.Value)
@@ -94,6 +94,9 @@ func TestOptimal(t *testing.T) {
 	}
 }
 
+// BenchmarkHIAS times the solve to a proof (bound within 1e-6 of the value, the
+// README's definition), with a 10-minute safety limit: its gap metric says whether
+// the proof was reached.
 func BenchmarkHIAS(b *testing.B) {
 	d := mustRead(b)
 	for _, which := range []string{"A", "B"} {
@@ -104,7 +107,7 @@ func BenchmarkHIAS(b *testing.B) {
 		b.Run(which, func(b *testing.B) {
 			var s *match.Solution
 			for b.Loop() {
-				s, err = match.Solve(context.Background(), m, match.Options{TimeLimit: 5 * time.Second})
+				s, err = match.Solve(context.Background(), m, match.Options{TimeLimit: 10 * time.Minute, Gap: 1e-6})
 				if err != nil {
 					b.Fatal(err)
 				}

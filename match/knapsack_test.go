@@ -1,0 +1,96 @@
+package match
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestKnapsackPlaceBrute checks each place's knapsack program (knapsack.go), in one
+// to three dimensions, against enumeration of every subset of its families: the
+// value must be the best subset's and the chosen families must fit and add up to it.
+func TestKnapsackPlaceBrute(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 17))
+	for trial := range 300 {
+		D := 1 + r.IntN(3)
+		n := 1 + r.IntN(9)
+		m := &Model{Dims: D}
+		nPl := 1 + r.IntN(3)
+		for range nPl {
+			c := make([]int64, D)
+			for d := range c {
+				c[d] = int64(r.IntN(7))
+			}
+			m.Places = append(m.Places, Place{Cap: c})
+		}
+		for range n {
+			need := make([]int64, D)
+			for d := range need {
+				need[d] = int64(r.IntN(4))
+			}
+			f := Family{Need: need}
+			for pl := range nPl {
+				if r.IntN(4) > 0 {
+					f.Arcs = append(f.Arcs, Arc{Place: pl, Score: math.Round(r.Float64()*100) / 10})
+				}
+			}
+			m.Families = append(m.Families, f)
+		}
+		p, err := newProb(m)
+		if err != nil {
+			continue // statically infeasible: not this test's subject
+		}
+		k := newKnapLag(p)
+		if k == nil {
+			t.Fatalf("trial %d: no knapsack Lagrangian for a capacity-only model", trial)
+		}
+		for f := range p.n {
+			k.u[f] = math.Round(r.Float64()*30) / 10
+		}
+		for pl := range k.places {
+			got := k.solvePlace(pl)
+			// Brute force over the place's arcs.
+			items := k.places[pl].items
+			best := 0.0
+			for mask := 0; mask < 1<<len(items); mask++ {
+				load := make([]int64, D)
+				v := 0.0
+				for i, a := range items {
+					if mask&(1<<i) == 0 {
+						continue
+					}
+					v += k.profit(a)
+					for d := range D {
+						load[d] += int64(p.need[int(p.arcFam[a])*D+d])
+					}
+				}
+				fits := true
+				for d := range D {
+					fits = fits && load[d] <= m.Places[pl].Cap[d]
+				}
+				if fits {
+					best = max(best, v)
+				}
+			}
+			if math.Abs(got-best) > 1e-9 {
+				t.Fatalf("trial %d place %d (D=%d): knapsack %v, brute force %v", trial, pl, D, got, best)
+			}
+			sum := 0.0
+			load := make([]int64, D)
+			for _, a := range k.sel[pl] {
+				sum += k.profit(a)
+				for d := range D {
+					load[d] += int64(p.need[int(p.arcFam[a])*D+d])
+				}
+			}
+			for d := range D {
+				if load[d] > m.Places[pl].Cap[d] {
+					t.Fatalf("trial %d place %d: chosen families overfill dimension %d", trial, pl, d)
+				}
+			}
+			if math.Abs(sum-got) > 1e-9 {
+				t.Fatalf("trial %d place %d: chosen families sum to %v, value %v", trial, pl, sum, got)
+			}
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package match
+
+import "math"
+
+// Relaxation-induced neighbourhood search (RINS): the families on which the
+// incumbent and an LP solution agree keep their place, and the others are placed
+// again by a branch-and-bound of their own over the capacity left, limited in
+// nodes (not time, so that the answer stays deterministic). On HIAS model A the
+// plain search dives for minutes without finding the optimum that this
+// neighbourhood holds; once it is known, the proof takes seconds.
+//
+// Only for models whose rows are place capacities (no groups, no minimums): the
+// sub-model is then the same kind of model with smaller capacities.
+
+const (
+	rinsRootNodes = 3000 // nodes of the sub-search at the root
+	rinsNodes     = 500  // and of the ones during the search
+	rinsEvery     = 1000 // search nodes between two of those
+	rinsMinFree   = 5    // fewer free families: nothing to gain
+	rinsMaxShare  = 0.6  // more than this share of families free: too big a sub-search
+)
+
+// rins runs one neighbourhood search around the incumbent and the LP solution x
+// (by column: arcs first), offering what it finds.
+func (b *bnb) rins(x []float64, nodes int) {
+	p := b.p
+	m := p.m
+	if b.inc == nil || b.opts.nodeLimit > 0 || len(m.Groups) > 0 || len(m.Mins) > 0 || b.ctx.Err() != nil {
+		return // sub-searches do not nest
+	}
+	caps := make([][]int64, len(m.Places))
+	for pl := range caps {
+		caps[pl] = append([]int64(nil), m.Places[pl].Cap...)
+	}
+	var free []int
+	for f := range p.n {
+		a := b.inc.arc[f]
+		agree := a >= 0 && x[a] > 1-fracTol
+		if a < 0 {
+			agree = true
+			for o := p.famStart[f]; o < p.famStart[f+1]; o++ {
+				agree = agree && x[o] < fracTol
+			}
+		}
+		if !agree {
+			free = append(free, f)
+			continue
+		}
+		if a >= 0 {
+			pl := p.arcPlace[a]
+			for d := range p.D {
+				caps[pl][d] -= int64(p.need[f*p.D+d])
+			}
+		}
+	}
+	if len(free) < rinsMinFree || float64(len(free)) > rinsMaxShare*float64(p.n) {
+		return
+	}
+	sub := &Model{Dims: m.Dims}
+	for _, c := range caps {
+		sub.Places = append(sub.Places, Place{Cap: c})
+	}
+	start := make([]int, len(free))
+	arcOf := make([][]int32, len(free)) // sub arc i of free family → arc
+	old := 0.0
+	for i, f := range free {
+		fam := Family{Need: m.Families[f].Need, Must: p.must[f]}
+		start[i] = -1
+		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+			if b.rootUp[a] == 0 && b.inc.arc[f] != a {
+				continue // fixed out for the whole search
+			}
+			fam.Arcs = append(fam.Arcs, Arc{Place: int(p.arcPlace[a]), Score: p.arcScore[a]})
+			arcOf[i] = append(arcOf[i], a)
+			if b.inc.arc[f] == a {
+				start[i] = int(p.arcPlace[a])
+				old += p.arcScore[a]
+			}
+		}
+		sub.Families = append(sub.Families, fam)
+	}
+	gap := b.opts.Gap
+	s, err := solve(b.ctx, sub, Options{Gap: gap, Start: start, nodeLimit: nodes})
+	if err != nil || s.Status == Infeasible || s.Value <= old+1e-9*math.Max(1, math.Abs(old)) {
+		return
+	}
+	w := b.work
+	w.copyFrom(b.inc)
+	for i, f := range free {
+		na := int32(-1)
+		if s.Place[i] >= 0 {
+			for _, a := range arcOf[i] {
+				if int(p.arcPlace[a]) == s.Place[i] {
+					na = a
+				}
+			}
+		}
+		w.set(f, na)
+	}
+	b.offer(w)
+}
