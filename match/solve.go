@@ -385,7 +385,10 @@ func solve(ctx context.Context, m *Model, opts Options) (*Solution, error) {
 		return nil, err
 	}
 	var s *Solution
-	if p.K <= maxLPRows {
+	if flowShaped(p) {
+		// One-person families: a network flow, exact without branching (flow.go).
+		s, err = solveFlow(ctx, p, opts)
+	} else if p.K <= maxLPRows {
 		s, err = solveBnB(ctx, p, opts)
 	} else {
 		s, err = solveLagrange(ctx, p, opts)
