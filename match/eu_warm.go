@@ -27,6 +27,7 @@ type warmStart struct {
 	place []int             // the assignment the prices belong to
 	lam   map[rowID]float64 // the multipliers, by row
 	tau   float64           // the smoothing the solve ended at
+	bound float64           // the bound the solve proved
 }
 
 // warmCacheSize is how many solves the cache remembers (a few officers' sessions).
@@ -38,11 +39,11 @@ var warmCache struct {
 }
 
 // storeWarm remembers the prices lam (by p's rows) of the solve that returned place.
-func storeWarm(p *prob, place []int, lam []float64, tau float64) {
+func storeWarm(p *prob, place []int, lam []float64, tau, bound float64) {
 	if lam == nil {
 		return
 	}
-	w := &warmStart{place: slices.Clone(place), lam: make(map[rowID]float64, p.K0), tau: tau}
+	w := &warmStart{place: slices.Clone(place), lam: make(map[rowID]float64, p.K0), tau: tau, bound: bound}
 	for k := range p.K0 {
 		if lam[k] != 0 {
 			w.lam[rowID{p.rowKind[k], p.rowRef[k], p.rowDim[k]}] = lam[k]
@@ -57,12 +58,14 @@ func storeWarm(p *prob, place []int, lam []float64, tau float64) {
 	warmCache.entries = append(warmCache.entries, w)
 }
 
-// lookupWarm returns the prices of the solve that returned start, or nil.
-func lookupWarm(p *prob, start []int) *warmStart {
+// lookupWarm returns the prices of the solve that returned start, or nil. A hit
+// becomes the most recent entry (the solution officers keep overriding stays).
+func lookupWarm(start []int) *warmStart {
 	warmCache.Lock()
 	defer warmCache.Unlock()
 	for i := len(warmCache.entries) - 1; i >= 0; i-- {
 		if e := warmCache.entries[i]; slices.Equal(e.place, start) {
+			warmCache.entries = append(slices.Delete(warmCache.entries, i, i+1), e)
 			return e
 		}
 	}
@@ -104,7 +107,14 @@ func (s *lagSolver) resolve(w *warmStart) {
 	u.repair(e, dirty, freed)
 	s.offer(e)
 	lagTrace("re-solve: %d families to place, value %.4f, bound %.4f", len(dirty), e.value, s.bound)
+	// The prices of the previous solve are as good as they were unless the bound
+	// got worse than the previous one: then a few dual steps, while they help.
+	prev := w.bound
 	for step := 0; step < 3 && !s.gapOK() && !s.stopped(); step++ {
+		if s.bound <= prev+1e-6*math.Max(1, math.Abs(prev)) {
+			break
+		}
+		prev = s.bound
 		s.iters += u.smoothOpt(s.tau, lagIters)
 		s.pass(false)
 		s.tau *= lagTauF

@@ -37,7 +37,7 @@ func solveLagrange(ctx context.Context, p *prob, opts Options) (*Solution, error
 	}
 	var warm *warmStart
 	if len(opts.Start) == p.n {
-		warm = lookupWarm(p, opts.Start)
+		warm = lookupWarm(opts.Start)
 	}
 	if warm != nil {
 		s.resolve(warm)
@@ -54,7 +54,7 @@ func solveLagrange(ctx context.Context, p *prob, opts Options) (*Solution, error
 	if s.gapOK() {
 		sol.Status = Optimal
 	}
-	storeWarm(p, sol.Place, s.bestLam, s.tau)
+	storeWarm(p, sol.Place, s.bestLam, s.tau, sol.Bound)
 	return sol, nil
 }
 
@@ -186,6 +186,9 @@ func (s *lagSolver) solve() {
 		u.improve(s.work, lagRounds, s.stopped)
 		s.offer(s.work)
 		lagTrace("improved %.4f", s.work.value)
+		if lagDebug != nil {
+			lagDebug(u, s.work)
+		}
 	}
 }
 
@@ -312,5 +315,9 @@ func (e *euPrimal) fromPlaces(place []int) {
 	e.fromPacking(s)
 }
 
-// lagTrace reports progress (tests set it).
-var lagTrace = func(format string, args ...any) {}
+// lagTrace reports progress and lagDebug inspects the final search state (tests
+// set them).
+var (
+	lagTrace = func(format string, args ...any) {}
+	lagDebug func(u *euDual, e *euPrimal)
+)
