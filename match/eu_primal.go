@@ -779,3 +779,154 @@ func (c *chainSearch) record(v float64) {
 		c.bestSeq = append(c.bestSeq, chainMove{m.f, c.e.arc[m.f]})
 	}
 }
+
+// classChains improves by augmenting paths among families of one need class
+// (families with the same needs fit in each other's room): a family moves into a
+// place with room, another of the class takes the room it left, and so on, the
+// last leaving room behind or coming in from out. Along a chain only the first
+// place gains a family and only the last loses one, so the whole chain holds when
+// its first move fits (and no minimum is left short by the last). The best chain of
+// each class is found by label-correcting over the places (at most maxLen moves),
+// on the candidate arcs; chains are applied while they gain. It returns the gain.
+func (e *euPrimal) classChains(arcs func(f int) []int32, maxLen int, budget int) float64 {
+	p := e.p
+	D := p.D
+	// Classes: families with identical needs, largest classes first.
+	type class struct {
+		need []float64
+		fams []int32
+	}
+	byKey := map[string]int{}
+	var classes []class
+	key := make([]byte, 0, 8*D)
+	for f := range p.n {
+		key = key[:0]
+		for _, x := range p.need[f*D : (f+1)*D] {
+			key = append(key, byte(int(x)), byte(int(x)>>8))
+		}
+		i, ok := byKey[string(key)]
+		if !ok {
+			i = len(classes)
+			byKey[string(key)] = i
+			classes = append(classes, class{need: p.need[f*D : (f+1)*D]})
+		}
+		classes[i].fams = append(classes[i].fams, int32(f))
+	}
+	slices.SortStableFunc(classes, func(a, b class) int { return len(b.fams) - len(a.fams) })
+	np := len(e.at)
+	label := make([]float64, np)
+	plen := make([]int32, np)
+	pred := make([]int32, np) // the arc whose family moved out of the place into the arc's place
+	room := make([]bool, np)
+	total := 0.0
+	for _, c := range classes {
+		if len(c.fams) < 2 {
+			break
+		}
+		rep := int(c.fams[0])
+		for budget > 0 {
+			if e.stopped() {
+				return total
+			}
+			// Places with room for one more of the class.
+			for pl := range np {
+				room[pl] = e.roomFor(rep, int32(pl))
+				label[pl] = math.Inf(-1)
+				pred[pl] = -1
+				if room[pl] {
+					label[pl] = 0
+					plen[pl] = 0
+				}
+			}
+			bestG, bestEnd, bestIn := 1e-9, int32(-1), int32(-1) // end place, or entering arc
+			for range maxLen {
+				changed := false
+				for _, ff := range c.fams {
+					h := int(ff)
+					cur := e.arc[h]
+					for _, x := range arcs(h) {
+						budget--
+						X := p.arcPlace[x]
+						if x == cur || math.IsInf(label[X], -1) || int(plen[X]) >= maxLen {
+							continue
+						}
+						g := label[X] + p.arcScore[x] - e.score(cur)
+						if cur < 0 {
+							if g > bestG {
+								bestG, bestEnd, bestIn = g, -1, x
+							}
+							continue
+						}
+						Y := p.arcPlace[cur]
+						if Y != X && g > label[Y]+1e-12 {
+							label[Y], pred[Y], plen[Y] = g, x, plen[X]+1
+							changed = true
+						}
+					}
+				}
+				if !changed {
+					break
+				}
+			}
+			for pl := range np {
+				if label[pl] > bestG && pred[pl] >= 0 {
+					bestG, bestEnd, bestIn = label[pl], int32(pl), -1
+				}
+			}
+			if bestEnd < 0 && bestIn < 0 {
+				break
+			}
+			// The chain, from its last move back to the first.
+			var moves []int32 // arcs: each family moves to its arc
+			at := bestEnd
+			if bestIn >= 0 {
+				moves = append(moves, bestIn)
+				at = p.arcPlace[bestIn]
+			}
+			ok := true
+			for steps := 0; at >= 0 && pred[at] >= 0; steps++ {
+				if steps > maxLen+1 {
+					ok = false
+					break
+				}
+				x := pred[at]
+				moves = append(moves, x)
+				at = p.arcPlace[x]
+			}
+			if !ok || len(moves) == 0 {
+				break
+			}
+			// Apply from the first move (into the place with room) on.
+			v0 := e.value
+			var undo []chainMove
+			for i := len(moves) - 1; i >= 0; i-- {
+				h := int(p.arcFam[moves[i]])
+				if !e.fits(h, moves[i]) || slices.ContainsFunc(undo, func(m chainMove) bool { return int(m.f) == h }) {
+					ok = false
+					break
+				}
+				undo = append(undo, chainMove{int32(h), e.arc[h]})
+				e.set(h, moves[i])
+			}
+			if !ok || e.value <= v0+1e-9 {
+				for i := len(undo) - 1; i >= 0; i-- {
+					e.set(int(undo[i].f), undo[i].from)
+				}
+				break
+			}
+			total += e.value - v0
+		}
+	}
+	return total
+}
+
+// roomFor says whether place pl has room for one more family with f's needs.
+func (e *euPrimal) roomFor(f int, pl int32) bool {
+	p := e.p
+	for _, k := range e.plRows[pl] {
+		if c := p.coef(f, p.rowDim[k]); c > 0 && e.used[k]+c > p.rowHi[k]+tolLoad {
+			return false
+		}
+	}
+	return true
+}

@@ -146,18 +146,24 @@ func (u *euDual) repair(e *euPrimal, dirty, freed []int32) {
 		}
 	}
 	e.fixMustAndMins()
+	// Room left behind: the families that could use it move in when they gain
+	// (only into it: the rest of the assignment stays as it was).
+	var fams []int32
 	for _, pl := range freed {
-		c.stamp++
-		c.v0 = e.value
-		c.best, c.bestSeq = 1e-9, c.bestSeq[:0]
-		best, bestLen := 1e-9, -1
-		c.pull(pl, e.value, &best, &bestLen)
-		if bestLen >= 0 {
-			c.rollback(bestLen)
-		} else {
-			c.rollback(0)
+		for _, x := range c.wArc[c.wStart[pl]:c.wStart[pl+1]] {
+			fams = append(fams, p.arcFam[x])
 		}
-		c.log = c.log[:0]
 	}
-	e.moves(nil, nil)
+	slices.Sort(fams)
+	fams = slices.Compact(fams)
+	var into []int32
+	e.moves(fams, func(f int) []int32 {
+		into = into[:0]
+		for _, pl := range freed {
+			if a := e.arcAt(f, pl); a >= 0 {
+				into = append(into, a)
+			}
+		}
+		return into
+	})
 }

@@ -67,21 +67,23 @@ func solveLagrange(ctx context.Context, p *prob, opts Options) (*Solution, error
 // dual runs on until its bound stops improving, or lagSteps; then the local search
 // works on from the incumbent at the final prices.
 const (
-	lagTau0     = 0.003
-	lagTauF     = 0.4
-	lagIters    = 20
-	lagSteps    = 12
-	lagAllSteps = 2
-	lagMargin   = 40
-	lagFloor    = 0.02
-	lagMinCand  = 6
-	lagMaxCand  = 48
-	lagQuick    = 2
-	lagBuild    = 4
-	lagRounds   = 8  // rounds of local search at most, each a pass of every move kind
-	lagPrimArcs = 8  // the arcs the local search tries per family: best by reduced score
-	lagDepth    = 3  // chain depth: moves at most, displaced families included
-	lagEjectW   = 50 // ejection work budget per round, × families
+	lagTau0      = 0.003
+	lagTauF      = 0.4
+	lagIters     = 20
+	lagIters0    = 10  // at step 0 after the samples
+	lagSampleMin = 500 // families in a sample at least
+	lagSteps     = 12
+	lagAllSteps  = 1
+	lagMargin    = 40
+	lagFloor     = 0.02
+	lagMinCand   = 6
+	lagMaxCand   = 48
+	lagQuick     = 2
+	lagBuild     = 4
+	lagRounds    = 8  // rounds of local search at most, each a pass of every move kind
+	lagPrimArcs  = 8  // the arcs the local search tries per family: best by reduced score
+	lagDepth     = 3  // chain depth: moves at most, displaced families included
+	lagEjectW    = 50 // ejection work budget per round, × families
 )
 
 type lagSolver struct {
@@ -177,7 +179,19 @@ func (s *lagSolver) solve() {
 			break
 		}
 		prev = s.bound
-		s.iters += u.smoothOpt(s.tau, lagIters)
+		its := lagIters
+		if step == 0 {
+			// First estimates on samples of the families (cheap: a sixteenth, a
+			// quarter of the arcs), when the samples are large enough to price the
+			// rows; then fewer iterations over every family.
+			for _, lv := range lagPyramid {
+				if p.n/lv[0] >= lagSampleMin {
+					s.iters += u.sampled(s.tau, lv[0], lv[1])
+					its = lagIters0
+				}
+			}
+		}
+		s.iters += u.smoothOpt(s.tau, its)
 		s.tau *= lagTauF
 	}
 	// Local search on from the incumbent at the last prices.
@@ -297,6 +311,11 @@ func (u *euDual) improve(e *euPrimal, rounds int, stop func() bool) {
 		g := e.moves(nil, cands)
 		g += e.eject(u.displaced(e), cands, lagEjectW*p.n)
 		g += chains.run(u.displaced(e))
+		if lagClass {
+			cg := e.classChains(cands, 8, 200*p.n)
+			lagTrace("class chains +%.4f", cg)
+			g += cg
+		}
 		lagTrace("improve round %d: %.4f (+%.4f)", round, e.value, g)
 		if g <= 1e-7*math.Max(1, math.Abs(e.value)) {
 			break
@@ -320,4 +339,27 @@ func (e *euPrimal) fromPlaces(place []int) {
 var (
 	lagTrace = func(format string, args ...any) {}
 	lagDebug func(u *euDual, e *euPrimal)
+	lagClass = false
+	// lagPyramid: the samples of step 0 (every k-th family, iterations).
+	lagPyramid = [][2]int{{16, 40}, {4, 30}}
 )
+
+// sampled runs iters L-BFGS iterations on the smoothed dual of every k-th family
+// with the capacities scaled to their share: a cheap estimate of the prices.
+func (u *euDual) sampled(tau float64, k, iters int) int {
+	p := u.p
+	var act []int32
+	for f := 0; f < p.n; f += k {
+		act = append(act, int32(f))
+	}
+	frac := float64(len(act)) / float64(p.n)
+	hi, lo := make([]float64, p.K0), make([]float64, p.K0)
+	for r := range p.K0 {
+		hi[r], lo[r] = p.rowHi[r]*frac, p.rowLo[r]*frac
+	}
+	u.act, u.hi, u.lo = act, hi, lo
+	n := u.smoothOpt(tau, iters)
+	u.act, u.hi, u.lo = nil, p.rowHi[:p.K0], p.rowLo[:p.K0]
+	u.bf.reset()
+	return n
+}
