@@ -4,282 +4,362 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
+	"slices"
 )
 
 // solveLagrange is the method for models with many coupling rows (EU scale: 1 040
 // places × 3 dimensions plus state groups). The coupling rows are priced out with
-// multipliers λ ≥ 0; at given prices each family independently takes its arc of
-// best reduced score (score minus the priced needs), or none when that is not
-// positive and it need not be placed. That gives
+// multipliers λ ≥ 0 (eu_dual.go): at given prices each family independently takes
+// its arc of best reduced score, which gives a proven bound L(λ) ≥ optimum. The
+// prices are found by minimising the entropy-smoothed L with a projected L-BFGS,
+// the smoothing decreasing step by step; a full pass over the arcs after each step
+// gives the bound. The primal side (eu_primal.go) places the families greedily by
+// reduced score, then improves by local search on the true scores: single moves,
+// ejections (a family takes a better place, another makes room) and short chains
+// of both. It stops when the gap is within Options.Gap, on the time limit, or at
+// the end of the schedule.
 //
-//	L(λ) = Σ_f best reduced score of f + Σ_caps λ·cap − Σ_mins λ·min  ≥ optimum,
+// A re-solve (Options.Start, after an override) starts from the previous solution
+// and, when this process solved the model it came from, from its prices
+// (eu_warm.go): it repairs only around the families the override concerns and
+// keeps the others where they were.
 //
-// a proven bound for any λ. The prices are improved by projected subgradient steps
-// (Polyak's step towards the incumbent's value, halved when the bound stalls). The
-// primal side is a greedy placement by reduced score (the prices steer families
-// away from contested places) followed by a local search on the true scores
-// (heur.go). It stops when the gap is within Options.Gap, on the time limit, or
-// when the step has become too small to move the bound.
+// Everything but the time limit is deterministic: the schedule depends only on the
+// model and the options, and parallel work is split in fixed ranges.
 func solveLagrange(ctx context.Context, p *prob, opts Options) (*Solution, error) {
-	lg := newLagrange(p)
-	var inc *packing
-	offer := func(s *packing) {
-		if s.feasible() && (inc == nil || s.value > inc.value+1e-12) {
-			if inc == nil {
-				inc = s.clone()
-			} else {
-				inc.copyFrom(s)
-			}
-		}
+	s := &lagSolver{ctx: ctx, p: p, opts: opts, u: newEUDual(p), work: newEUPrimal(p), bound: math.Inf(1)}
+	s.u.keepMemory = true
+	s.u.stop = s.stopped
+	s.work.stop = s.stopped
+	s.scale = 1e-9
+	for _, sc := range p.arcScore {
+		s.scale = max(s.scale, math.Abs(sc))
 	}
-	work := newPacking(p)
+	var warm *warmStart
 	if len(opts.Start) == p.n {
-		// A previous solution: keep what still holds, fill, improve only on strict
-		// gains, so that families move only where that pays.
-		work.fromPlaces(opts.Start)
-		work.greedy(orderByBest(p, func(a int32) float64 { return p.arcScore[a] }), lg.startRank(opts.Start, nil))
-		work.improve(5)
-		offer(work)
+		warm = lookupWarm(opts.Start)
 	}
-	bound := math.Inf(1)
-	theta := 0.25
-	stall := 0
-	iters := 0
-	gapOK := func() bool {
-		return inc != nil && !math.IsInf(bound, 1) && bound-inc.value <= opts.Gap*math.Max(1, math.Abs(bound))
+	if warm != nil {
+		s.resolve(warm)
+	} else {
+		s.solve()
 	}
-	for iters = 0; iters < maxLagrangeIters; iters++ {
-		if ctx.Err() != nil && inc != nil {
-			break // the first round always runs: a time limit still gets an answer
-		}
-		L := lg.evaluate()
-		if math.IsInf(bound, 1) || L < bound-1e-9*math.Max(1, math.Abs(bound)) {
-			bound = L
-			stall = 0
-		} else if stall++; stall >= 10 {
-			theta /= 2
-			stall = 0
-		}
-		// Primal: a greedy by reduced score every few iterations (each is a full pass).
-		if iters%20 == 0 || iters < 3 {
-			work.arc = work.arc[:p.n]
-			for f := range p.n {
-				work.set(f, -1)
-			}
-			work.greedy(lg.order(), lg.startRank(opts.Start, lg.red))
-			work.improve(3)
-			offer(work)
-		}
-		if gapOK() || theta < 1e-6 {
-			break
-		}
-		target := bound - 0.001*math.Abs(bound)
-		if inc != nil {
-			target = inc.value
-		}
-		if !lg.step(L, target, theta) {
-			break // every row satisfied with complementary prices: L is optimal
-		}
-	}
-	if inc == nil {
-		if ctx.Err() != nil {
+	if s.inc == nil {
+		if s.stopped() {
 			return nil, fmt.Errorf("match: stopped (%v) before any feasible assignment was found", ctx.Err())
 		}
-		return nil, fmt.Errorf("match: no feasible assignment found in %d Lagrangian iterations (the model may be infeasible; it is too large for the exact method to prove it)", iters)
+		return nil, fmt.Errorf("match: no feasible assignment found (the model may be infeasible; it is too large for the exact method to prove it)")
 	}
-	inc.improve(20)
-	if math.IsInf(bound, 1) {
-		// Stopped before the first evaluation: the bound of every family taking its
-		// best arc alone.
-		bound = 0
-		for f := range p.n {
-			b := 0.0
-			for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
-				if sc := p.arcScore[a]; sc > b || (p.must[f] && a == p.famStart[f]) {
-					b = sc
-				}
-			}
-			bound += b
-		}
+	sol := &Solution{Status: Feasible, Place: s.inc.places(), Value: s.inc.value, Bound: math.Max(s.bound, s.inc.value), Iterations: s.iters}
+	if s.gapOK() {
+		sol.Status = Optimal
 	}
-	s := &Solution{Status: Feasible, Place: inc.places(), Value: inc.value, Bound: math.Max(bound, inc.value), Iterations: iters}
-	if gapOK() {
-		s.Status = Optimal
-	}
-	return s, nil
+	storeWarm(p, sol.Place, s.bestLam, s.tau, sol.Bound)
+	return sol, nil
 }
 
-const maxLagrangeIters = 800
+// The schedule: τ starts at lagTau0 × the largest score and is multiplied by
+// lagTauF after each step of lagIters L-BFGS iterations; the first lagAllSteps steps
+// smooth over every arc, the others over the candidates (the arcs within
+// lagMargin·τ, at least lagFloor × the largest score, of their family's best; at
+// least lagMinCand and at most lagMaxCand of them). An incumbent is built quickly at
+// step lagQuick, then fully (construction and local search) at step lagBuild; the
+// dual runs on until its bound stops improving, or lagSteps; then the local search
+// works on from the incumbent at the final prices.
+const (
+	lagTau0      = 0.003
+	lagTauF      = 0.4
+	lagIters     = 20
+	lagIters0    = 10  // at step 0 after the samples
+	lagSampleMin = 500 // families in a sample at least
+	lagSteps     = 12
+	lagAllSteps  = 1
+	lagMargin    = 40
+	lagFloor     = 0.02
+	lagMinCand   = 6
+	lagMaxCand   = 48
+	lagQuick     = 2
+	lagBuild     = 4
+	lagRounds    = 8  // rounds of local search at most, each a pass of every move kind
+	lagPrimArcs  = 8  // the arcs the local search tries per family: best by reduced score
+	lagDepth     = 3  // chain depth: moves at most, displaced families included
+	lagEjectW    = 50 // ejection work budget per round, × families
+)
 
-type lagrange struct {
-	p    *prob
-	lam  []float64 // per row
-	sign []float64 // +1 for a capacity, −1 for a minimum
-	// rowPlaces[k] lists the places of row k; price[pl·(D+1)+d] is the summed signed
-	// multiplier of place pl in dimension d (d = D: persons).
-	rowPlaces [][]int
-	price     []float64
-	red       []float64 // reduced score per arc
-	best      []int32   // per family: chosen arc at the current prices
-	act, g    []float64
+type lagSolver struct {
+	ctx   context.Context
+	p     *prob
+	opts  Options
+	u     *euDual
+	work  *euPrimal
+	inc   *euPrimal
+	scale float64
+	tau   float64
+
+	bound   float64
+	bestLam []float64
+	iters   int
 }
 
-func newLagrange(p *prob) *lagrange {
-	m := p.m
-	lg := &lagrange{p: p, lam: make([]float64, p.K0), sign: make([]float64, p.K0),
-		rowPlaces: make([][]int, p.K0), price: make([]float64, len(m.Places)*(p.D+1)),
-		red: make([]float64, len(p.arcPlace)), best: make([]int32, p.n),
-		act: make([]float64, p.K0), g: make([]float64, p.K0)}
-	for k := range p.K0 {
-		lg.sign[k] = 1
-		switch p.rowKind[k] {
-		case rowPlace:
-			lg.rowPlaces[k] = []int{int(p.rowRef[k])}
-		case rowGroup:
-			lg.rowPlaces[k] = m.Groups[p.rowRef[k]].Places
-		case rowMin:
-			lg.rowPlaces[k] = m.Mins[p.rowRef[k]].Places
-			lg.sign[k] = -1
-		}
-	}
-	return lg
+func (s *lagSolver) stopped() bool { return s.ctx.Err() != nil }
+
+func (s *lagSolver) gapOK() bool {
+	return s.inc != nil && !math.IsInf(s.bound, 1) && s.bound-s.inc.value <= s.opts.Gap*math.Max(1, math.Abs(s.bound))
 }
 
-// evaluate computes, at the current prices, every arc's reduced score, each family's
-// best arc, the row activities and L(λ).
-func (lg *lagrange) evaluate() float64 {
-	p := lg.p
-	D1 := p.D + 1
-	clear(lg.price)
-	for k, l := range lg.lam {
-		if l == 0 {
-			continue
-		}
-		d := int(p.rowDim[k])
-		if d < 0 {
-			d = p.D
-		}
-		for _, pl := range lg.rowPlaces[k] {
-			lg.price[pl*D1+d] += lg.sign[k] * l
-		}
-	}
-	// The families are independent: split them over the cores in fixed ranges, so
-	// the result does not depend on scheduling.
-	workers := min(runtime.GOMAXPROCS(0), 8)
-	if p.n < 2000 {
-		workers = 1
-	}
-	sums := make([]float64, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := p.n*w/workers, p.n*(w+1)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sums[w] = lg.evalRange(lo, hi)
-		}()
-	}
-	wg.Wait()
-	L := 0.0
-	for _, s := range sums {
-		L += s
-	}
-	clear(lg.act)
-	for _, a := range lg.best {
-		if a < 0 {
-			continue
-		}
-		for e := p.cStart[a]; e < p.cStart[a+1] && int(p.cRow[e]) < p.K0; e++ {
-			lg.act[p.cRow[e]] += p.cVal[e]
-		}
-	}
-	for k, l := range lg.lam {
-		if lg.sign[k] > 0 {
-			L += l * p.rowHi[k]
+// offer keeps e as the incumbent when it is feasible and better.
+func (s *lagSolver) offer(e *euPrimal) {
+	if e.feasible() && (s.inc == nil || e.value > s.inc.value+1e-12) {
+		if s.inc == nil {
+			s.inc = e.clone()
 		} else {
-			L -= l * p.rowLo[k]
+			s.inc.copyFrom(e)
 		}
 	}
+}
+
+// pass is a full pass at the current prices: the bound, and the candidates for
+// the next step (all arcs when all). When the bound got worse than the best by
+// more than a little (the smoothing on the candidates went astray: arcs left out
+// became best), it goes back to the best prices with a wider candidate margin.
+func (s *lagSolver) pass(all bool) float64 {
+	u := s.u
+	margin, minC, maxC := math.Inf(1), 0, math.MaxInt32
+	if !all {
+		margin, minC, maxC = math.Max(lagMargin*s.tau, lagFloor*s.scale), lagMinCand, lagMaxCand
+	}
+	L := u.full(margin, minC, maxC)
+	s.iters++
+	if s.bestLam == nil {
+		s.bestLam = make([]float64, len(u.lam))
+	}
+	switch {
+	case L < s.bound:
+		s.bound = L
+		copy(s.bestLam, u.lam)
+	case L > s.bound+1e-4*math.Max(1, math.Abs(s.bound)):
+		copy(u.lam, s.bestLam)
+		u.bf.reset()
+		L = u.full(4*margin, 2*minC, 2*maxC)
+		s.iters++
+	}
+	lagTrace("pass: tau %.3g L %.4f bound %.4f evals %d", s.tau, L, s.bound, s.iters)
 	return L
 }
 
-func (lg *lagrange) evalRange(lo, hi int) float64 {
-	p := lg.p
-	D, D1 := p.D, p.D+1
-	sum := 0.0
-	for f := lo; f < hi; f++ {
-		need := p.need[f*D : (f+1)*D]
-		size := p.size[f]
-		best, bestR := int32(-1), 0.0
+// solve is the schedule from scratch.
+func (s *lagSolver) solve() {
+	u, p := s.u, s.p
+	if len(s.opts.Start) == p.n {
+		// A previous solution of another model: keep what still holds, improve only
+		// on strict gains, so that families move only where that pays.
+		s.work.fromPlaces(s.opts.Start)
+		s.work.moves(nil, nil)
+		s.offer(s.work)
+	}
+	s.tau = lagTau0 * s.scale
+	prev := math.Inf(1)
+	for step := 0; ; step++ {
+		s.pass(step < lagAllSteps)
+		if step == lagQuick || (s.stopped() && s.inc == nil) {
+			u.quickPrimal(s.work)
+			s.offer(s.work)
+			lagTrace("quick primal %.4f", s.work.value)
+		}
+		if step == lagBuild {
+			u.primal(s.work, 2)
+			s.offer(s.work)
+			lagTrace("primal %.4f", s.work.value)
+		}
+		if s.gapOK() || s.stopped() {
+			return
+		}
+		// The dual is done when its bound no longer moves.
+		if step == lagSteps || (step > lagBuild && prev-s.bound <= 1e-6*math.Max(1, math.Abs(s.bound))) {
+			break
+		}
+		prev = s.bound
+		its := lagIters
+		if step == 0 {
+			// First estimates on samples of the families (cheap: a sixteenth, a
+			// quarter of the arcs), when the samples are large enough to price the
+			// rows; then fewer iterations over every family.
+			for _, lv := range lagPyramid {
+				if p.n/lv[0] >= lagSampleMin {
+					s.iters += u.sampled(s.tau, lv[0], lv[1])
+					its = lagIters0
+				}
+			}
+		}
+		s.iters += u.smoothOpt(s.tau, its)
+		s.tau *= lagTauF
+	}
+	// Local search on from the incumbent at the last prices.
+	if s.inc != nil {
+		s.work.copyFrom(s.inc)
+		u.improve(s.work, lagRounds, s.stopped)
+		s.offer(s.work)
+		lagTrace("improved %.4f", s.work.value)
+		if lagDebug != nil {
+			lagDebug(u, s.work)
+		}
+	}
+}
+
+// quickPrimal is the greedy of primal with single moves only: an incumbent early.
+func (u *euDual) quickPrimal(e *euPrimal) {
+	u.construct(e)
+	e.moves(nil, nil)
+}
+
+// construct places the families from scratch at the prices of the last full pass:
+// in order of best reduced score, each on its fitting arc of best reduced score;
+// then the families that must be placed and the minimums (heur.go).
+func (u *euDual) construct(e *euPrimal) {
+	p := u.p
+	e.reset()
+	key := make([]float64, p.n)
+	for f := range p.n {
+		key[f] = math.Inf(-1)
 		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
-			pr := lg.price[int(p.arcPlace[a])*D1 : int(p.arcPlace[a])*D1+D1]
-			r := p.arcScore[a] - size*pr[D]
-			for d, n := range need {
-				r -= n * pr[d]
+			key[f] = max(key[f], u.red[a])
+		}
+	}
+	e.greedy(orderBy(p, key), u.red)
+	e.fixMustAndMins()
+}
+
+// fixMustAndMins places the families that must be placed and are not, and meets
+// the minimums, with packing's repairs, when needed.
+func (e *euPrimal) fixMustAndMins() {
+	if e.feasible() {
+		return
+	}
+	s := newPacking(e.p)
+	e.toPacking(s)
+	s.placeMust()
+	s.meetMins()
+	e.fromPacking(s)
+}
+
+// primal builds an assignment (construct) and improves it (improve).
+func (u *euDual) primal(e *euPrimal, rounds int) {
+	u.construct(e)
+	u.improve(e, rounds, nil)
+}
+
+// topArcs lists, per family (CSR), its k arcs of best reduced score, in arc order.
+func (u *euDual) topArcs(k int) (start, arcs []int32) {
+	p := u.p
+	start = make([]int32, p.n+1)
+	arcs = make([]int32, 0, p.n*k)
+	var top []int32
+	for f := range p.n {
+		top = top[:0]
+		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+			r := u.red[a]
+			if len(top) == k && r <= u.red[top[k-1]] {
+				continue
 			}
-			lg.red[a] = r
-			if (best < 0 && p.must[f]) || r > bestR || (best < 0 && r > 0) {
-				best, bestR = a, r
+			if len(top) < k {
+				top = append(top, a)
+			} else {
+				top[k-1] = a
+			}
+			for i := len(top) - 1; i > 0 && u.red[top[i-1]] < u.red[top[i]]; i-- {
+				top[i-1], top[i] = top[i], top[i-1]
 			}
 		}
-		if best >= 0 && !p.must[f] && bestR <= 0 {
-			best, bestR = -1, 0
-		}
-		lg.best[f] = best
-		if best >= 0 {
-			sum += bestR
-		}
+		n0 := len(arcs)
+		arcs = append(arcs, top...)
+		slices.Sort(arcs[n0:])
+		start[f+1] = int32(len(arcs))
 	}
-	return sum
+	return start, arcs
 }
 
-// step moves the prices along the projected subgradient with Polyak's step
-// θ·(L − target)/‖g‖². It reports false when the subgradient is zero.
-func (lg *lagrange) step(L, target, theta float64) bool {
-	p := lg.p
-	norm := 0.0
-	for k, l := range lg.lam {
-		var g float64
-		if lg.sign[k] > 0 {
-			g = p.rowHi[k] - lg.act[k]
-		} else {
-			g = lg.act[k] - p.rowLo[k]
+// displaced lists the families not on an arc of best reduced score.
+func (u *euDual) displaced(e *euPrimal) []int32 {
+	p := u.p
+	var fams []int32
+	for f := range p.n {
+		a := e.arc[f]
+		r := 0.0
+		if a >= 0 {
+			r = u.red[a]
 		}
-		if l == 0 && g > 0 {
-			g = 0 // the projection keeps λ at zero
+		if b := u.best[f]; b >= 0 && b != a && u.red[b] > r+1e-9 {
+			fams = append(fams, int32(f))
 		}
-		lg.g[k] = g
-		norm += g * g
 	}
-	if norm == 0 {
-		return false
-	}
-	t := theta * math.Max(L-target, 1e-9*math.Max(1, math.Abs(L))) / norm
-	for k := range lg.lam {
-		lg.lam[k] = math.Max(0, lg.lam[k]-t*lg.g[k])
-	}
-	return true
+	return fams
 }
 
-// order lists the families for the greedy: Must first, then by best reduced score.
-func (lg *lagrange) order() []int32 {
-	return orderByBest(lg.p, func(a int32) float64 { return lg.red[a] })
+// improve is the local search on the true scores, guided by the reduced scores of
+// the last full pass: rounds of moves among each family's best arcs, ejections and
+// chains for the displaced families; then moves over every arc. It stops early when
+// a round gains (relatively) less than 1e-7, or when stop says so.
+func (u *euDual) improve(e *euPrimal, rounds int, stop func() bool) {
+	p := u.p
+	cs, ca := u.topArcs(lagPrimArcs)
+	cands := func(f int) []int32 { return ca[cs[f]:cs[f+1]] }
+	chains := newChainSearch(e, u.red, cs, ca, lagDepth)
+	for round := 0; round < rounds; round++ {
+		if stop != nil && stop() {
+			break
+		}
+		g := e.moves(nil, cands)
+		g += e.eject(u.displaced(e), cands, lagEjectW*p.n)
+		g += chains.run(u.displaced(e))
+		if lagClass {
+			cg := e.classChains(cands, 8, 200*p.n)
+			lagTrace("class chains +%.4f", cg)
+			g += cg
+		}
+		lagTrace("improve round %d: %.4f (+%.4f)", round, e.value, g)
+		if g <= 1e-7*math.Max(1, math.Abs(e.value)) {
+			break
+		}
+	}
+	e.moves(nil, nil)
 }
 
-// startRank ranks arcs by reduced score (or true score when red is nil), with the
-// previous assignment's arc winning ties.
-func (lg *lagrange) startRank(start []int, red []float64) func(a int32) float64 {
-	p := lg.p
-	return func(a int32) float64 {
-		r := p.arcScore[a]
-		if red != nil {
-			r = red[a]
-		}
-		if len(start) == p.n && start[p.arcFam[a]] == int(p.arcPlace[a]) {
-			r += 1e-9
-		}
-		return r
+// fromPlaces loads an assignment by model place (a previous solution): placements
+// that are no longer arcs are dropped, then, in each overfull row, the families
+// that need not be placed and score least leave first, until every capacity holds
+// (as packing.fromPlaces).
+func (e *euPrimal) fromPlaces(place []int) {
+	s := newPacking(e.p)
+	s.fromPlaces(place)
+	e.fromPacking(s)
+}
+
+// lagTrace reports progress and lagDebug inspects the final search state (tests
+// set them).
+var (
+	lagTrace = func(format string, args ...any) {}
+	lagDebug func(u *euDual, e *euPrimal)
+	lagClass = false
+	// lagPyramid: the samples of step 0 (every k-th family, iterations).
+	lagPyramid = [][2]int{{16, 40}, {4, 30}}
+)
+
+// sampled runs iters L-BFGS iterations on the smoothed dual of every k-th family
+// with the capacities scaled to their share: a cheap estimate of the prices.
+func (u *euDual) sampled(tau float64, k, iters int) int {
+	p := u.p
+	var act []int32
+	for f := 0; f < p.n; f += k {
+		act = append(act, int32(f))
 	}
+	frac := float64(len(act)) / float64(p.n)
+	hi, lo := make([]float64, p.K0), make([]float64, p.K0)
+	for r := range p.K0 {
+		hi[r], lo[r] = p.rowHi[r]*frac, p.rowLo[r]*frac
+	}
+	u.act, u.hi, u.lo = act, hi, lo
+	n := u.smoothOpt(tau, iters)
+	u.act, u.hi, u.lo = nil, p.rowHi[:p.K0], p.rowLo[:p.K0]
+	u.bf.reset()
+	return n
 }

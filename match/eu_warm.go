@@ -1,0 +1,169 @@
+package match
+
+import (
+	"math"
+	"slices"
+	"sync"
+)
+
+// Warm starts for re-solves. A solve by the Lagrangian method leaves its prices in a
+// small process-wide cache, keyed by the assignment it returned; a later solve whose
+// Options.Start is that assignment (Resolve after an override: the same model but
+// for a pin or a forbid) starts from those prices instead of from zero, and works
+// only around the families the override concerns. The prices are kept by row
+// identity (kind, place or group or minimum, dimension), so they carry over when the
+// override changes which rows can bind.
+//
+// (An exported field would make this explicit, e.g. Solution.Prices returned and
+// Options.Prices taken back; the cache keeps model.go as it is.)
+
+type rowID struct {
+	kind rowKind
+	ref  int32
+	dim  int32
+}
+
+type warmStart struct {
+	place []int             // the assignment the prices belong to
+	lam   map[rowID]float64 // the multipliers, by row
+	tau   float64           // the smoothing the solve ended at
+	bound float64           // the bound the solve proved
+}
+
+// warmCacheSize is how many solves the cache remembers (a few officers' sessions).
+const warmCacheSize = 4
+
+var warmCache struct {
+	sync.Mutex
+	entries []*warmStart // most recent last
+}
+
+// storeWarm remembers the prices lam (by p's rows) of the solve that returned place.
+func storeWarm(p *prob, place []int, lam []float64, tau, bound float64) {
+	if lam == nil {
+		return
+	}
+	w := &warmStart{place: slices.Clone(place), lam: make(map[rowID]float64, p.K0), tau: tau, bound: bound}
+	for k := range p.K0 {
+		if lam[k] != 0 {
+			w.lam[rowID{p.rowKind[k], p.rowRef[k], p.rowDim[k]}] = lam[k]
+		}
+	}
+	warmCache.Lock()
+	defer warmCache.Unlock()
+	warmCache.entries = slices.DeleteFunc(warmCache.entries, func(e *warmStart) bool { return slices.Equal(e.place, place) })
+	if len(warmCache.entries) == warmCacheSize {
+		warmCache.entries = warmCache.entries[1:]
+	}
+	warmCache.entries = append(warmCache.entries, w)
+}
+
+// lookupWarm returns the prices of the solve that returned start, or nil. A hit
+// becomes the most recent entry (the solution officers keep overriding stays).
+func lookupWarm(start []int) *warmStart {
+	warmCache.Lock()
+	defer warmCache.Unlock()
+	for i := len(warmCache.entries) - 1; i >= 0; i-- {
+		if e := warmCache.entries[i]; slices.Equal(e.place, start) {
+			warmCache.entries = append(slices.Delete(warmCache.entries, i, i+1), e)
+			return e
+		}
+	}
+	return nil
+}
+
+// resolve is the schedule of a re-solve from a previous solution and its prices:
+// the previous assignment, repaired where it no longer holds; local search only
+// around the families that lost their place and the places they left; one full
+// pass at the previous prices for the bound, then short dual steps while the gap is
+// not met.
+func (s *lagSolver) resolve(w *warmStart) {
+	u, p := s.u, s.p
+	for k := range p.K0 {
+		u.lam[k] = w.lam[rowID{p.rowKind[k], p.rowRef[k], p.rowDim[k]}]
+	}
+	s.tau = math.Max(w.tau, 1e-9*s.scale)
+	start := s.opts.Start
+	e := s.work
+	e.fromPlaces(start)
+	// The families the override concerns: placed before and not now (their arc is
+	// gone, or a repair took them out), or that must be placed and are not.
+	var dirty []int32
+	var freed []int32
+	for f := range p.n {
+		if e.arc[f] >= 0 {
+			continue
+		}
+		if start[f] >= 0 || p.must[f] {
+			dirty = append(dirty, int32(f))
+		}
+		if start[f] >= 0 {
+			freed = append(freed, int32(start[f]))
+		}
+	}
+	slices.Sort(freed)
+	freed = slices.Compact(freed)
+	s.pass(false)
+	u.repair(e, dirty, freed)
+	s.offer(e)
+	lagTrace("re-solve: %d families to place, value %.4f, bound %.4f", len(dirty), e.value, s.bound)
+	// The prices of the previous solve are as good as they were unless the bound
+	// got worse than the previous one: then a few dual steps, while they help.
+	prev := w.bound
+	for step := 0; step < 3 && !s.gapOK() && !s.stopped(); step++ {
+		if s.bound <= prev+1e-6*math.Max(1, math.Abs(prev)) {
+			break
+		}
+		prev = s.bound
+		s.iters += u.smoothOpt(s.tau, lagIters)
+		s.pass(false)
+		s.tau *= lagTauF
+	}
+}
+
+// repair places the families in dirty (out, after an override) by chains of moves
+// on the true scores, fills the places in freed by pulling families in, and
+// finishes with single moves: the rest of the assignment moves only where a
+// family gains.
+func (u *euDual) repair(e *euPrimal, dirty, freed []int32) {
+	p := u.p
+	cs, ca := u.topArcs(lagPrimArcs)
+	c := newChainSearch(e, u.red, cs, ca, lagDepth)
+	c.anyArc = true
+	c.run(dirty)
+	for _, f := range dirty {
+		if e.arc[f] < 0 {
+			// Directly, by score, when that fits.
+			best, bestS := int32(-1), 0.0
+			for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+				if sc := p.arcScore[a]; (sc > bestS || (best < 0 && p.must[f])) && e.fits(int(f), a) {
+					best, bestS = a, sc
+				}
+			}
+			if best >= 0 {
+				e.set(int(f), best)
+			}
+		}
+	}
+	e.fixMustAndMins()
+	// Room left behind: the families that could use it move in when they gain
+	// (only into it: the rest of the assignment stays as it was).
+	var fams []int32
+	for _, pl := range freed {
+		for _, x := range c.wArc[c.wStart[pl]:c.wStart[pl+1]] {
+			fams = append(fams, p.arcFam[x])
+		}
+	}
+	slices.Sort(fams)
+	fams = slices.Compact(fams)
+	var into []int32
+	e.moves(fams, func(f int) []int32 {
+		into = into[:0]
+		for _, pl := range freed {
+			if a := e.arcAt(f, pl); a >= 0 {
+				into = append(into, a)
+			}
+		}
+		return into
+	})
+}
