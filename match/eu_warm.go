@@ -3,19 +3,16 @@ package match
 import (
 	"math"
 	"slices"
-	"sync"
 )
 
-// Warm starts for re-solves. A solve by the Lagrangian method leaves its prices in a
-// small process-wide cache, keyed by the assignment it returned; a later solve whose
-// Options.Start is that assignment (Resolve after an override: the same model but
-// for a pin or a forbid) starts from those prices instead of from zero, and works
-// only around the families the override concerns. The prices are kept by row
-// identity (kind, place or group or minimum, dimension), so they carry over when the
-// override changes which rows can bind.
-//
-// (An exported field would make this explicit, e.g. Solution.Prices returned and
-// Options.Prices taken back; the cache keeps model.go as it is.)
+// Warm starts for re-solves. A solve by the Lagrangian method returns its prices in
+// Solution.Prices; a later solve given them back in Options.Prices, with Options.Start
+// the assignment they came with (Resolve after an override: the same model but for
+// a pin or a forbid), starts from those prices instead of from zero and works only
+// around the families the override concerns. The prices are kept by row identity
+// (kind, place or group or minimum, dimension), so they carry over when the override
+// changes which rows can bind. They travel with the caller, not in a cache, so that
+// a solve depends only on its input.
 
 type rowID struct {
 	kind rowKind
@@ -23,53 +20,27 @@ type rowID struct {
 	dim  int32
 }
 
-type warmStart struct {
+// Prices are the multipliers a solve by the Lagrangian method ended with, for a
+// re-solve to start from (Options.Prices). Opaque: only this package reads them.
+type Prices struct {
 	place []int             // the assignment the prices belong to
 	lam   map[rowID]float64 // the multipliers, by row
 	tau   float64           // the smoothing the solve ended at
 	bound float64           // the bound the solve proved
 }
 
-// warmCacheSize is how many solves the cache remembers (a few officers' sessions).
-const warmCacheSize = 4
-
-var warmCache struct {
-	sync.Mutex
-	entries []*warmStart // most recent last
-}
-
-// storeWarm remembers the prices lam (by p's rows) of the solve that returned place.
-func storeWarm(p *prob, place []int, lam []float64, tau, bound float64) {
+// newPrices keeps the prices lam (by p's rows) of the solve that returned place.
+func newPrices(p *prob, place []int, lam []float64, tau, bound float64) *Prices {
 	if lam == nil {
-		return
+		return nil
 	}
-	w := &warmStart{place: slices.Clone(place), lam: make(map[rowID]float64, p.K0), tau: tau, bound: bound}
+	w := &Prices{place: slices.Clone(place), lam: make(map[rowID]float64, p.K0), tau: tau, bound: bound}
 	for k := range p.K0 {
 		if lam[k] != 0 {
 			w.lam[rowID{p.rowKind[k], p.rowRef[k], p.rowDim[k]}] = lam[k]
 		}
 	}
-	warmCache.Lock()
-	defer warmCache.Unlock()
-	warmCache.entries = slices.DeleteFunc(warmCache.entries, func(e *warmStart) bool { return slices.Equal(e.place, place) })
-	if len(warmCache.entries) == warmCacheSize {
-		warmCache.entries = warmCache.entries[1:]
-	}
-	warmCache.entries = append(warmCache.entries, w)
-}
-
-// lookupWarm returns the prices of the solve that returned start, or nil. A hit
-// becomes the most recent entry (the solution officers keep overriding stays).
-func lookupWarm(start []int) *warmStart {
-	warmCache.Lock()
-	defer warmCache.Unlock()
-	for i := len(warmCache.entries) - 1; i >= 0; i-- {
-		if e := warmCache.entries[i]; slices.Equal(e.place, start) {
-			warmCache.entries = append(slices.Delete(warmCache.entries, i, i+1), e)
-			return e
-		}
-	}
-	return nil
+	return w
 }
 
 // resolve is the schedule of a re-solve from a previous solution and its prices:
@@ -77,7 +48,7 @@ func lookupWarm(start []int) *warmStart {
 // around the families that lost their place and the places they left; one full
 // pass at the previous prices for the bound, then short dual steps while the gap is
 // not met.
-func (s *lagSolver) resolve(w *warmStart) {
+func (s *lagSolver) resolve(w *Prices) {
 	u, p := s.u, s.p
 	for k := range p.K0 {
 		u.lam[k] = w.lam[rowID{p.rowKind[k], p.rowRef[k], p.rowDim[k]}]

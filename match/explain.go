@@ -378,7 +378,7 @@ func exAlternative(ctx context.Context, m *Model, idx *Index, sol *Solution, fam
 		return nil, &solidarity.Error{Code: solidarity.EINTERNAL, Message: "match: the index and the model disagree"}
 	}
 	f.Arcs, f.Must = []Arc{f.Arcs[i]}, true
-	s2, err := Solve(ctx, &pinned, Options{TimeLimit: ExplainTimeLimit, Start: sol.Place})
+	s2, err := Solve(ctx, &pinned, Options{TimeLimit: ExplainTimeLimit, Start: sol.Place, Prices: sol.Prices})
 	if err != nil {
 		return nil, err
 	}
@@ -602,6 +602,9 @@ func Resolve(ctx context.Context, pr *Problem, prev *Solution, prevIdx *Index, o
 func ResolveModel(ctx context.Context, m *Model, idx *Index, prev *Solution, prevIdx *Index, opts Options) (*Resolved, error) {
 	before := exPreviousPlaces(idx, prev, prevIdx)
 	opts.Start = before
+	if opts.Prices == nil {
+		opts.Prices = prev.Prices // used only if the families are the same (Start matches)
+	}
 	// The bonus model shares nothing with m that Solve could change.
 	mb := *m
 	mb.Families = slices.Clone(m.Families)

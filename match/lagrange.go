@@ -35,9 +35,9 @@ func solveLagrange(ctx context.Context, p *prob, opts Options) (*Solution, error
 	for _, sc := range p.arcScore {
 		s.scale = max(s.scale, math.Abs(sc))
 	}
-	var warm *warmStart
-	if len(opts.Start) == p.n {
-		warm = lookupWarm(opts.Start)
+	var warm *Prices
+	if w := opts.Prices; w != nil && len(opts.Start) == p.n && slices.Equal(w.place, opts.Start) {
+		warm = w
 	}
 	if warm != nil {
 		s.resolve(warm)
@@ -54,7 +54,7 @@ func solveLagrange(ctx context.Context, p *prob, opts Options) (*Solution, error
 	if s.gapOK() {
 		sol.Status = Optimal
 	}
-	storeWarm(p, sol.Place, s.bestLam, s.tau, sol.Bound)
+	sol.Prices = newPrices(p, sol.Place, s.bestLam, s.tau, sol.Bound)
 	return sol, nil
 }
 

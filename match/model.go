@@ -86,6 +86,9 @@ type Solution struct {
 	Bound float64
 	// Reason says, for an infeasible model, which constraint cannot be met.
 	Reason string
+	// Prices, from the Lagrangian method (large models), let a re-solve from Place
+	// start where this solve ended (Options.Prices); nil otherwise.
+	Prices *Prices `json:"-"`
 	// Work done, for reports and benchmarks.
 	Nodes      int
 	Iterations int
@@ -114,6 +117,9 @@ type Options struct {
 	// Start is a solution to start from (a previous solve before an override), by
 	// family; it need not be feasible.
 	Start []int
+	// Prices are the previous solve's Solution.Prices, used with Start (Resolve
+	// passes them on).
+	Prices *Prices
 
 	// nodeLimit stops a search after that many nodes (0: none); set only on the
 	// sub-problems of rins.go, so that they stay deterministic.

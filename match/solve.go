@@ -134,6 +134,15 @@ func newProb(m *Model) (*prob, error) {
 	// Arcs with a negative score are never worth using unless a family must be placed
 	// or a minimum may need it.
 	keepNegative := len(m.Mins) > 0
+	nArcs := 0
+	for f := range m.Families {
+		nArcs += len(m.Families[f].Arcs)
+	}
+	// At EU scale there are millions of arcs: growing the slices would copy them
+	// over and over (most of the set-up time).
+	p.arcFam = make([]int32, 0, nArcs)
+	p.arcPlace = make([]int32, 0, nArcs)
+	p.arcScore = make([]float64, 0, nArcs)
 	for f := range m.Families {
 		fam := &m.Families[f]
 		var why []string
@@ -344,6 +353,16 @@ func (p *prob) buildRows() error {
 	// The coefficients of each arc: its family's need in the dimension of each row of
 	// its place. A place listed twice in a group would count twice, as in Model.Value.
 	p.cStart = make([]int32, len(p.arcPlace)+1)
+	nz := 0
+	for j, pl := range p.arcPlace {
+		f := int(p.arcFam[j])
+		for _, k := range rowsOf[pl] {
+			if p.coef(f, p.rowDim[k]) != 0 {
+				nz++
+			}
+		}
+	}
+	p.cRow, p.cVal = make([]int32, 0, nz), make([]float64, 0, nz)
 	for j, pl := range p.arcPlace {
 		f := int(p.arcFam[j])
 		for _, k := range rowsOf[pl] {

@@ -154,7 +154,7 @@ func BenchmarkResolve(b *testing.B) {
 	m2 := override(m, f, first.Place[f])
 	var s *match.Solution
 	for b.Loop() {
-		opts := match.Options{Gap: 1e-3, Start: first.Place, TimeLimit: 100 * time.Millisecond}
+		opts := match.Options{Gap: 1e-3, Start: first.Place, Prices: first.Prices, TimeLimit: 100 * time.Millisecond}
 		if s, err = match.Solve(context.Background(), m2, opts); err != nil {
 			b.Fatal(err)
 		}
@@ -285,7 +285,7 @@ func TestLagrangeResolve(t *testing.T) {
 		t.Fatalf("nodes %d: not the Lagrangian method", first.Nodes)
 	}
 	check := func(name string, m2 *match.Model, f, want int) {
-		s, err := match.Solve(context.Background(), m2, match.Options{Gap: 1e-3, Start: first.Place})
+		s, err := match.Solve(context.Background(), m2, match.Options{Gap: 1e-3, Start: first.Place, Prices: first.Prices})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -375,7 +375,7 @@ func BenchmarkResolveGenerate(b *testing.B) {
 	m2 := override(m, f, first.Place[f])
 	var s *match.Solution
 	for b.Loop() {
-		opts := match.Options{Gap: 1e-3, Start: first.Place, TimeLimit: 2 * time.Second}
+		opts := match.Options{Gap: 1e-3, Start: first.Place, Prices: first.Prices, TimeLimit: 2 * time.Second}
 		if s, err = match.Solve(context.Background(), m2, opts); err != nil {
 			b.Fatal(err)
 		}
