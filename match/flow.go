@@ -728,8 +728,8 @@ const flowEps = 1e-13
 // Value, or Infeasible with the reason. Iterations counts the bids. If ctx is
 // cancelled it returns ctx's error, with no assignment: mid-refine, units are in
 // transit and families may be out, so there is nothing feasible to return short of
-// finishing (which takes a fraction of a second). opts is not used: ctx carries the
-// time limit.
+// finishing (which takes a fraction of a second); on the time limit, solve answers
+// with flowFallback instead. opts is not used: ctx carries the time limit.
 func solveFlow(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 	trees, why := flowTrees(p)
 	if why != "" {
@@ -844,4 +844,52 @@ func solveFlowDim(ctx context.Context, p *prob, t *flowTree, fams []int32) (*flo
 		return nil, "", err
 	}
 	return n, "", nil
+}
+
+// flowFallback is the answer when the time limit stops the flow before it is done
+// (solveFlow has nothing feasible mid-refine): the families placed greedily, those
+// that must be placed first, then by best score; with the trivial bound, each family
+// at its best arc (or out, when it need not be placed and no arc gains). It returns
+// nil when the greedy leaves a family that must be placed out: the caller then
+// reports the stop.
+func flowFallback(p *prob) *Solution {
+	best := make([]float64, p.n)
+	bound := 0.0
+	for f := range p.n {
+		best[f] = math.Inf(-1)
+		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+			best[f] = max(best[f], p.arcScore[a])
+		}
+		switch {
+		case p.must[f]:
+			bound += best[f] // no arc at all was refused by newProb
+		case best[f] > 0:
+			bound += best[f]
+		}
+	}
+	order := make([]int32, p.n)
+	for f := range order {
+		order[f] = int32(f)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		if p.must[a] != p.must[b] {
+			if p.must[a] {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(best[b], best[a])
+	})
+	s := newPacking(p)
+	s.greedy(order, func(a int32) float64 { return p.arcScore[a] })
+	if !s.feasible() {
+		return nil
+	}
+	sol := &Solution{Status: Feasible, Place: s.places(), Bound: bound}
+	for _, a := range s.arc {
+		if a >= 0 {
+			sol.Value += p.arcScore[a]
+		}
+	}
+	return sol
 }

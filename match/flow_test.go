@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // flowRandomModel is a small random flow-shaped model: one-person families (and some
@@ -455,4 +456,69 @@ func BenchmarkFlowEU(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(s.Iterations), "bids")
+}
+
+// The time limit stops the flow before it is done: Solve answers with the greedy
+// fallback, a valid assignment whose bound is at least the true optimum.
+func TestFlowTimeLimit(t *testing.T) {
+	m := flowEUModel(3, 20000, 26, 40, 100, 0.02)
+	exact, err := Solve(context.Background(), m, Options{})
+	if err != nil || exact.Status != Optimal {
+		t.Fatalf("exact: %v %v", exact, err)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	s, err := Solve(ctx, m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Status != Feasible {
+		t.Fatalf("status %s, want feasible (the flow cannot have finished)", s.Status)
+	}
+	v, err := m.Value(s.Place)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v != s.Value || v > exact.Value+1e-9 || s.Bound < exact.Value-1e-9 {
+		t.Fatalf("value %v (model %v) bound %v, optimum %v", s.Value, v, s.Bound, exact.Value)
+	}
+	// A cancellation that is not the time limit is still an error.
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	if _, err := Solve(ctx, m, Options{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: got %v", err)
+	}
+}
+
+// flowFallback against brute force on small models: valid, below the optimum, its
+// bound above it.
+func TestFlowFallback(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	checked := 0
+	for i := range 300 {
+		m := flowRandomModel(r, 1+r.IntN(7), 1+r.IntN(4), 1+r.IntN(2))
+		best, ok := flowBrute(m)
+		p, err := newProb(m)
+		if err != nil {
+			if ok {
+				t.Fatalf("model %d: newProb: %v but feasible", i, err)
+			}
+			continue
+		}
+		s := flowFallback(p)
+		if s == nil {
+			continue // a must family left out: the caller reports the stop
+		}
+		v, err := m.Value(s.Place)
+		if err != nil {
+			t.Fatalf("model %d: %v", i, err)
+		}
+		if !ok || math.Abs(v-s.Value) > 1e-9 || v > best+1e-9 || s.Bound < best-1e-9 {
+			t.Fatalf("model %d: value %v (model %v) bound %v, optimum %v (feasible %v)", i, s.Value, v, s.Bound, best, ok)
+		}
+		checked++
+	}
+	if checked < 150 {
+		t.Fatalf("only %d of 300 models gave a fallback answer", checked)
+	}
 }

@@ -407,6 +407,13 @@ func solve(ctx context.Context, m *Model, opts Options) (*Solution, error) {
 	if flowShaped(p) {
 		// One-person families: a network flow, exact without branching (flow.go).
 		s, err = solveFlow(ctx, p, opts)
+		if errors.Is(err, context.DeadlineExceeded) {
+			// The time limit came first: a greedy answer with its bound, as the other
+			// methods return their best so far.
+			if fb := flowFallback(p); fb != nil {
+				s, err = fb, nil
+			}
+		}
 	} else if p.K <= maxLPRows {
 		s, err = solveBnB(ctx, p, opts)
 	} else {
