@@ -1,6 +1,7 @@
 package match
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -235,6 +236,7 @@ func (e *euPrimal) fixMustAndMins() {
 	if e.feasible() {
 		return
 	}
+	e.p.buildCoefs()
 	s := newPacking(e.p)
 	e.toPacking(s)
 	s.placeMust()
@@ -327,11 +329,45 @@ func (u *euDual) improve(e *euPrimal, rounds int, stop func() bool) {
 // fromPlaces loads an assignment by model place (a previous solution): placements
 // that are no longer arcs are dropped, then, in each overfull row, the families
 // that need not be placed and score least leave first, until every capacity holds
-// (as packing.fromPlaces).
+// (as packing.fromPlaces, without the arcs' coefficients packing needs).
 func (e *euPrimal) fromPlaces(place []int) {
-	s := newPacking(e.p)
-	s.fromPlaces(place)
-	e.fromPacking(s)
+	p := e.p
+	e.reset()
+	for f := range min(len(place), p.n) {
+		if place[f] < 0 {
+			continue
+		}
+		if a := e.arcAt(f, int32(place[f])); a >= 0 {
+			e.set(f, a)
+		}
+	}
+	var in []int
+	for k := range p.K0 {
+		if e.used[k] <= p.rowHi[k]+tolLoad {
+			continue
+		}
+		in = in[:0]
+		for f, a := range e.arc {
+			if a >= 0 && p.coef(f, p.rowDim[k]) != 0 && slices.Contains(e.rowsOf(a), int32(k)) {
+				in = append(in, f)
+			}
+		}
+		slices.SortStableFunc(in, func(x, y int) int {
+			if p.must[x] != p.must[y] {
+				if p.must[x] {
+					return 1
+				}
+				return -1
+			}
+			return cmp.Compare(p.arcScore[e.arc[x]], p.arcScore[e.arc[y]])
+		})
+		for _, f := range in {
+			if e.used[k] <= p.rowHi[k]+tolLoad {
+				break
+			}
+			e.set(f, -1)
+		}
+	}
 }
 
 // lagTrace reports progress and lagDebug inspects the final search state (tests

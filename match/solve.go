@@ -67,10 +67,12 @@ type prob struct {
 	rowLo   []float64
 	rowHi   []float64
 
-	// The coupling-row part of each arc's column (CSR over arcs).
-	cStart []int32
-	cRow   []int32
-	cVal   []float64
+	// The coupling-row part of each arc's column (CSR over arcs; buildCoefs), and
+	// the model's rows of each place (placeRows).
+	placeRows [][]int32
+	cStart    []int32
+	cRow      []int32
+	cVal      []float64
 }
 
 // coef is family f's coefficient in a row of dimension dim.
@@ -95,6 +97,18 @@ func infeasible(format string, args ...any) error {
 // nowhere, pinned families that overfill their place, a minimum that all the
 // families that could go there cannot reach.
 func newProb(m *Model) (*prob, error) {
+	p, err := newProbRows(m)
+	if err != nil {
+		return nil, err
+	}
+	p.buildCoefs()
+	return p, nil
+}
+
+// newProbRows is newProb without the arcs' coefficients (buildCoefs): at EU scale
+// they are most of the set-up time, and the Lagrangian method needs them only for
+// packing's repairs, which build them when they are needed (needCoefs).
+func newProbRows(m *Model) (*prob, error) {
 	n, D := len(m.Families), m.Dims
 	p := &prob{m: m, n: n, D: D,
 		need: make([]float64, n*D), size: make([]float64, n), must: make([]bool, n),
@@ -114,17 +128,25 @@ func newProb(m *Model) (*prob, error) {
 			placeGroups[pl] = append(placeGroups[pl], g)
 		}
 	}
-	// tooBig names the first capacity that family f alone exceeds at place pl.
-	tooBig := func(f, pl int) string {
+	// tooBig names the first capacity that family f alone exceeds at place pl (only
+	// says "too big" unless explain: the reasons are for errors, and costly at EU
+	// scale where many arcs are too big).
+	tooBig := func(f, pl int, explain bool) string {
 		need := m.Families[f].Need
 		for d := range D {
 			if c := m.Places[pl].Cap[d]; need[d] > c {
+				if !explain {
+					return "too big"
+				}
 				return fmt.Sprintf("place %d dimension %d capacity %d < need %d", pl, d, c, need[d])
 			}
 		}
 		for _, g := range placeGroups[pl] {
 			for d := range D {
 				if c := m.Groups[g].Cap[d]; need[d] > c {
+					if !explain {
+						return "too big"
+					}
 					return fmt.Sprintf("group %d (with place %d) dimension %d capacity %d < need %d", g, pl, d, c, need[d])
 				}
 			}
@@ -145,10 +167,8 @@ func newProb(m *Model) (*prob, error) {
 	p.arcScore = make([]float64, 0, nArcs)
 	for f := range m.Families {
 		fam := &m.Families[f]
-		var why []string
 		for _, a := range fam.Arcs {
-			if r := tooBig(f, a.Place); r != "" {
-				why = append(why, r)
+			if tooBig(f, a.Place, false) != "" {
 				continue
 			}
 			if a.Score < 0 && !fam.Must && !keepNegative {
@@ -162,6 +182,12 @@ func newProb(m *Model) (*prob, error) {
 		if fam.Must && p.famStart[f+1] == p.famStart[f] {
 			if len(fam.Arcs) == 0 {
 				return nil, infeasible("family %d must be placed but has no allowed place", f)
+			}
+			var why []string
+			for _, a := range fam.Arcs {
+				if r := tooBig(f, a.Place, true); r != "" {
+					why = append(why, r)
+				}
 			}
 			if len(why) > 3 {
 				why = append(why[:3], fmt.Sprintf("and %d more", len(why)-3))
@@ -246,7 +272,7 @@ func listInts(v []int) string {
 	return b.String()
 }
 
-// buildRows lists the coupling rows that can bind and each arc's coefficients in them.
+// buildRows lists the coupling rows that can bind and the rows of each place.
 // A capacity row is dropped when all the families that could go there fit together.
 func (p *prob) buildRows() error {
 	m, D := p.m, p.D
@@ -350,8 +376,18 @@ func (p *prob) buildRows() error {
 	}
 	p.K = len(p.rowKind)
 	p.K0 = p.K
-	// The coefficients of each arc: its family's need in the dimension of each row of
-	// its place. A place listed twice in a group would count twice, as in Model.Value.
+	p.placeRows = rowsOf
+	return nil
+}
+
+// buildCoefs sets each arc's coefficients (cStart, cRow, cVal): its family's need in
+// the dimension of each row of its place. A place listed twice in a group would
+// count twice, as in Model.Value.
+func (p *prob) buildCoefs() {
+	if p.cStart != nil {
+		return
+	}
+	rowsOf := p.placeRows
 	p.cStart = make([]int32, len(p.arcPlace)+1)
 	nz := 0
 	for j, pl := range p.arcPlace {
@@ -373,7 +409,6 @@ func (p *prob) buildRows() error {
 		}
 		p.cStart[j+1] = int32(len(p.cRow))
 	}
-	return nil
 }
 
 // rowName says which constraint a coupling row is, for reasons.
@@ -396,12 +431,15 @@ func (p *prob) rowName(k int) string {
 // solve dispatches: the exact LP branch-and-bound while the coupling rows are few,
 // the Lagrangian method beyond.
 func solve(ctx context.Context, m *Model, opts Options) (*Solution, error) {
-	p, err := newProb(m)
+	p, err := newProbRows(m)
 	if ie, ok := errors.AsType[*infeasibleError](err); ok {
 		return &Solution{Status: Infeasible, Reason: ie.reason}, nil
 	}
 	if err != nil {
 		return nil, err
+	}
+	if flowShaped(p) || p.K <= maxLPRows {
+		p.buildCoefs()
 	}
 	var s *Solution
 	if flowShaped(p) {

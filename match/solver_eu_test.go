@@ -389,3 +389,60 @@ func BenchmarkResolveGenerate(b *testing.B) {
 	b.ReportMetric(float64(moved), "moved")
 	b.ReportMetric(100*s.Gap(), "gap%")
 }
+
+// TestEUTrace prints the Lagrangian method's progress on the EU-scale models, with
+// the time since the start (MATCH_EU_TRACE=1; for tuning, it asserts nothing
+// beyond soundness).
+func TestEUTrace(t *testing.T) {
+	if os.Getenv("MATCH_EU_TRACE") == "" {
+		t.Skip("MATCH_EU_TRACE not set")
+	}
+	gen, _, err := match.Generate(1, match.GenConfig{}).Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	models := []struct {
+		name string
+		m    *match.Model
+	}{{"generate", gen}, {"euModel", euModel(1, 12000, 26, 40)}}
+	for _, c := range models {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			defer match.SetLagTrace(func(format string, args ...any) {
+				t.Logf("%6.3fs "+format, append([]any{time.Since(start).Seconds()}, args...)...)
+			})()
+			s, err := match.Solve(context.Background(), c.m, match.Options{Gap: 1e-3, TimeLimit: 2 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s value %.4f bound %.4f gap %.4f%% in %v", s.Status, s.Value, s.Bound, 100*s.Gap(), s.Elapsed)
+			if s.Bound < s.Value {
+				t.Fatalf("bound %v < value %v", s.Bound, s.Value)
+			}
+		})
+	}
+}
+
+// TestEUTraceResolve prints the progress of a re-solve of the synthetic EU model
+// after one override (MATCH_EU_TRACE=1).
+func TestEUTraceResolve(t *testing.T) {
+	if os.Getenv("MATCH_EU_TRACE") == "" {
+		t.Skip("MATCH_EU_TRACE not set")
+	}
+	m := euModel(1, 12000, 26, 40)
+	first, err := match.Solve(context.Background(), m, match.Options{Gap: 1e-3, TimeLimit: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := slices.IndexFunc(first.Place, func(p int) bool { return p >= 0 })
+	m2 := override(m, f, first.Place[f])
+	start := time.Now()
+	defer match.SetLagTrace(func(format string, args ...any) {
+		t.Logf("%6.3fs "+format, append([]any{time.Since(start).Seconds()}, args...)...)
+	})()
+	s, err := match.Solve(context.Background(), m2, match.Options{Gap: 1e-3, Start: first.Place, Prices: first.Prices, TimeLimit: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s value %.4f bound %.4f gap %.4f%% in %v", s.Status, s.Value, s.Bound, 100*s.Gap(), s.Elapsed)
+}
