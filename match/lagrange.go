@@ -15,10 +15,14 @@ import (
 // prices are found by minimising the entropy-smoothed L with a projected L-BFGS,
 // the smoothing decreasing step by step; a full pass over the arcs after each step
 // gives the bound. The primal side (eu_primal.go) places the families greedily by
-// reduced score, then improves by local search on the true scores: single moves,
-// ejections (a family takes a better place, another makes room) and short chains
-// of both. It stops when the gap is within Options.Gap, on the time limit, or at
-// the end of the schedule.
+// reduced score, those with most to lose first, then improves by local search on
+// the true scores: single moves, ejections (a family takes a better place, another
+// makes room), short chains of both, and exact repacking of small places
+// (eu_repack.go). The time the dual leaves goes, in turns, to the knapsack bound
+// (eu_kbound.go: tighter than L where small places cannot be filled by whole
+// families) and to dives (eu_dive.go: other roundings of the prices). It stops
+// when the gap is within Options.Gap, on the time limit, or at the end of the
+// schedule.
 //
 // A re-solve (Options.Start, after an override) starts from the previous solution
 // and, when this process solved the model it came from, from its prices
@@ -28,7 +32,7 @@ import (
 // Everything but the time limit is deterministic: the schedule depends only on the
 // model and the options, and parallel work is split in fixed ranges.
 func solveLagrange(ctx context.Context, p *prob, opts Options) (*Solution, error) {
-	s := &lagSolver{ctx: ctx, p: p, opts: opts, u: newEUDual(p), work: newEUPrimal(p), bound: math.Inf(1)}
+	s := &lagSolver{ctx: ctx, p: p, opts: opts, u: newEUDual(p), work: newEUPrimal(p), bound: math.Inf(1), kbound: math.Inf(1)}
 	s.u.keepMemory = true
 	s.u.stop = s.stopped
 	s.work.stop = s.stopped
@@ -51,11 +55,12 @@ func solveLagrange(ctx context.Context, p *prob, opts Options) (*Solution, error
 		}
 		return nil, fmt.Errorf("match: no feasible assignment found (the model may be infeasible; it is too large for the exact method to prove it)")
 	}
-	sol := &Solution{Status: Feasible, Place: s.inc.places(), Value: s.inc.value, Bound: math.Max(s.bound, s.inc.value), Iterations: s.iters}
+	sol := &Solution{Status: Feasible, Place: s.inc.places(), Value: s.inc.value, Bound: math.Max(s.proven(), s.inc.value), Iterations: s.iters}
 	if s.gapOK() {
 		sol.Status = Optimal
 	}
-	sol.Prices = newPrices(p, sol.Place, s.bestLam, s.tau, sol.Bound)
+	// The prices keep L(λ)'s bound: a re-solve compares its own pass with it.
+	sol.Prices = newPrices(p, sol.Place, s.bestLam, s.tau, math.Max(s.bound, s.inc.value))
 	return sol, nil
 }
 
@@ -85,6 +90,10 @@ const (
 	lagPrimArcs  = 8  // the arcs the local search tries per family: best by reduced score
 	lagDepth     = 3  // chain depth: moves at most, displaced families included
 	lagEjectW    = 50 // ejection work budget per round, × families
+
+	lagKnapIters = 40   // knapsack bound steps at most
+	lagKnapBatch = 5    // … in turns of
+	lagKnapTheta = 0.25 // its first step's fraction of Polyak's
 )
 
 type lagSolver struct {
@@ -97,7 +106,8 @@ type lagSolver struct {
 	scale float64
 	tau   float64
 
-	bound   float64
+	bound   float64 // the best L(λ)
+	kbound  float64 // the best knapsack bound (eu_kbound.go)
 	bestLam []float64
 	iters   int
 }
@@ -105,8 +115,12 @@ type lagSolver struct {
 func (s *lagSolver) stopped() bool { return s.ctx.Err() != nil }
 
 func (s *lagSolver) gapOK() bool {
-	return s.inc != nil && !math.IsInf(s.bound, 1) && s.bound-s.inc.value <= s.opts.Gap*math.Max(1, math.Abs(s.bound))
+	b := s.proven()
+	return s.inc != nil && !math.IsInf(b, 1) && b-s.inc.value <= s.opts.Gap*math.Max(1, math.Abs(b))
 }
+
+// proven is the best proven bound: L's or the knapsack bound's.
+func (s *lagSolver) proven() float64 { return math.Min(s.bound, s.kbound) }
 
 // offer keeps e as the incumbent when it is feasible and better.
 func (s *lagSolver) offer(e *euPrimal) {
@@ -201,8 +215,49 @@ func (s *lagSolver) solve() {
 		u.improve(s.work, lagRounds, s.stopped)
 		s.offer(s.work)
 		lagTrace("improved %.4f", s.work.value)
-		if lagDebug != nil {
-			lagDebug(u, s.work)
+	}
+	s.after()
+	if lagDebug != nil && s.inc != nil {
+		lagDebug(u, s.inc)
+	}
+}
+
+// after spends the time the dual schedule leaves, in turns: steps of the knapsack
+// bound (eu_kbound.go), which lower the bound where small places cannot be filled
+// exactly, and dives (eu_dive.go), which try other roundings of the prices for the
+// primal. It stops when the gap is met, on the time limit, or when both are done
+// (a fixed number of each, so that without a time limit the result is the same
+// every time).
+func (s *lagSolver) after() {
+	u := s.u
+	var kb *knapBound
+	var d diveState
+	kIters, dives := 0, 0
+	for !s.gapOK() && !s.stopped() {
+		progressed := false
+		if s.inc != nil && kIters < lagKnapIters {
+			if kb == nil {
+				kb = newKnapBound(u)
+			}
+			n := min(lagKnapBatch, lagKnapIters-kIters)
+			s.kbound = math.Min(s.kbound, kb.steps(n, s.inc.value, s.stopped))
+			kIters += n
+			progressed = true
+		}
+		if s.gapOK() || s.stopped() {
+			break
+		}
+		if s.inc != nil && dives < len(lagDiveFirst) {
+			s.dive(s.work, &d, lagDiveFirst[dives])
+			v := s.work.value
+			u.improve(s.work, lagRounds, s.stopped)
+			s.offer(s.work)
+			lagTrace("dive %d (%.2f): %.4f, improved %.4f", dives, lagDiveFirst[dives], v, s.work.value)
+			dives++
+			progressed = true
+		}
+		if !progressed {
+			break
 		}
 	}
 }
@@ -221,10 +276,18 @@ func (u *euDual) construct(e *euPrimal) {
 	e.reset()
 	key := make([]float64, p.n)
 	for f := range p.n {
-		key[f] = math.Inf(-1)
-		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
-			key[f] = max(key[f], u.red[a])
+		b1, b2 := math.Inf(-1), math.Inf(-1)
+		if !p.must[f] {
+			b1 = 0
 		}
+		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+			if r := u.red[a]; r > b1 {
+				b1, b2 = r, b1
+			} else if r > b2 {
+				b2 = r
+			}
+		}
+		key[f] = b1 - b2
 	}
 	e.greedy(orderBy(p, key), u.red)
 	e.fixMustAndMins()
@@ -306,6 +369,7 @@ func (u *euDual) improve(e *euPrimal, rounds int, stop func() bool) {
 	cs, ca := u.topArcs(lagPrimArcs)
 	cands := func(f int) []int32 { return ca[cs[f]:cs[f+1]] }
 	chains := newChainSearch(e, u.red, cs, ca, lagDepth)
+	rep := newRepacker(e, cs, ca)
 	for round := 0; round < rounds; round++ {
 		if stop != nil && stop() {
 			break
@@ -313,6 +377,7 @@ func (u *euDual) improve(e *euPrimal, rounds int, stop func() bool) {
 		g := e.moves(nil, cands)
 		g += e.eject(u.displaced(e), cands, lagEjectW*p.n)
 		g += chains.run(u.displaced(e))
+		g += rep.run()
 		if lagClass {
 			cg := e.classChains(cands, 8, 200*p.n)
 			lagTrace("class chains +%.4f", cg)

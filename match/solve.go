@@ -128,30 +128,43 @@ func newProbRows(m *Model) (*prob, error) {
 			placeGroups[pl] = append(placeGroups[pl], g)
 		}
 	}
-	// tooBig names the first capacity that family f alone exceeds at place pl (only
-	// says "too big" unless explain: the reasons are for errors, and costly at EU
-	// scale where many arcs are too big).
-	tooBig := func(f, pl int, explain bool) string {
+	// tooBig names the first capacity that family f alone exceeds at place pl.
+	tooBig := func(f, pl int) string {
 		need := m.Families[f].Need
 		for d := range D {
 			if c := m.Places[pl].Cap[d]; need[d] > c {
-				if !explain {
-					return "too big"
-				}
 				return fmt.Sprintf("place %d dimension %d capacity %d < need %d", pl, d, c, need[d])
 			}
 		}
 		for _, g := range placeGroups[pl] {
 			for d := range D {
 				if c := m.Groups[g].Cap[d]; need[d] > c {
-					if !explain {
-						return "too big"
-					}
 					return fmt.Sprintf("group %d (with place %d) dimension %d capacity %d < need %d", g, pl, d, c, need[d])
 				}
 			}
 		}
 		return ""
+	}
+	// The room of each place for one family alone: the least of its capacity and
+	// its groups', per dimension (tooBig's test, in one comparison per dimension).
+	room := make([]int64, len(m.Places)*D)
+	for pl := range m.Places {
+		for d := range D {
+			c := m.Places[pl].Cap[d]
+			for _, g := range placeGroups[pl] {
+				c = min(c, m.Groups[g].Cap[d])
+			}
+			room[pl*D+d] = c
+		}
+	}
+	fits := func(f, pl int) bool {
+		need := m.Families[f].Need
+		for d, c := range room[pl*D : (pl+1)*D] {
+			if need[d] > c {
+				return false
+			}
+		}
+		return true
 	}
 	// Arcs with a negative score are never worth using unless a family must be placed
 	// or a minimum may need it.
@@ -168,7 +181,7 @@ func newProbRows(m *Model) (*prob, error) {
 	for f := range m.Families {
 		fam := &m.Families[f]
 		for _, a := range fam.Arcs {
-			if tooBig(f, a.Place, false) != "" {
+			if !fits(f, a.Place) {
 				continue
 			}
 			if a.Score < 0 && !fam.Must && !keepNegative {
@@ -185,7 +198,7 @@ func newProbRows(m *Model) (*prob, error) {
 			}
 			var why []string
 			for _, a := range fam.Arcs {
-				if r := tooBig(f, a.Place, true); r != "" {
+				if r := tooBig(f, a.Place); r != "" {
 					why = append(why, r)
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -401,6 +402,9 @@ func TestEUTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if x, err := strconv.ParseFloat(os.Getenv("MATCH_DIVE_TAU"), 64); err == nil {
+		match.SetLagDiveTau(x)
+	}
 	models := []struct {
 		name string
 		m    *match.Model
@@ -411,7 +415,15 @@ func TestEUTrace(t *testing.T) {
 			defer match.SetLagTrace(func(format string, args ...any) {
 				t.Logf("%6.3fs "+format, append([]any{time.Since(start).Seconds()}, args...)...)
 			})()
-			s, err := match.Solve(context.Background(), c.m, match.Options{Gap: 1e-3, TimeLimit: 2 * time.Second})
+			match.SetLagDiag(t.Logf)
+			defer match.SetLagGapParts(func(L, loss, slack float64, off int) {
+				t.Logf("gap at the last prices: L %.4f = value + %.4f off the best reduced scores (%d families) + %.4f priced room", L, loss, off, slack)
+			})()
+			limit := 2 * time.Second
+			if x, err := time.ParseDuration(os.Getenv("MATCH_EU_LIMIT")); err == nil {
+				limit = x
+			}
+			s, err := match.Solve(context.Background(), c.m, match.Options{Gap: 1e-3, TimeLimit: limit})
 			if err != nil {
 				t.Fatal(err)
 			}
