@@ -1,6 +1,7 @@
 package match
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -35,7 +36,8 @@ type knapBound struct {
 	u      *euDual
 	pStart []int32 // arcs by place (CSR)
 	pArc   []int32
-	small  []bool    // per place: solved exactly
+	small  []bool // per place: solved exactly
+	nSmall int
 	base   float64   // Σ_f-free part: every row's λ·cap but the small places' own
 	uf     []float64 // per family: u_f
 	kp     []float64 // per place: its knapsack's value (small places)
@@ -43,6 +45,7 @@ type knapBound struct {
 	wCnt   [][]int32 // per worker: places taking each family
 	ws     []*kbWork
 	g      []float64
+	pick   [][]kbPick // per place: the arcs its last solution took
 
 	theta float64
 	fails int
@@ -50,14 +53,20 @@ type knapBound struct {
 	iters int
 }
 
+// kbPick is an arc a place's knapsack took, with its worth there.
+type kbPick struct {
+	arc int32
+	v   float64
+}
+
 // kbWork is a worker's scratch for the dynamic programs.
 type kbWork struct {
 	dp     []float64
-	co     []int32
 	take   []bool
 	pr     []float64
 	w      []int32 // items × rows
 	fams   []int32
+	arcs   []int32
 	rows   []int32
 	stride []int
 }
@@ -68,7 +77,7 @@ func newKnapBound(u *euDual) *knapBound {
 	kb := &knapBound{u: u, pStart: make([]int32, np+1), pArc: make([]int32, len(p.arcPlace)),
 		small: make([]bool, np), uf: make([]float64, p.n), kp: make([]float64, np), lin: make([]float64, np),
 		wCnt: make([][]int32, u.workers), ws: make([]*kbWork, u.workers), g: make([]float64, p.n),
-		theta: lagKnapTheta, best: math.Inf(1)}
+		theta: lagKnapTheta, best: math.Inf(1), pick: make([][]kbPick, np)}
 	for _, pl := range p.arcPlace {
 		kb.pStart[pl+1]++
 	}
@@ -91,11 +100,15 @@ func newKnapBound(u *euDual) *knapBound {
 	}
 	kb.base = u.rowTerm(u.lam, true)
 	for pl := range np {
-		states, lp := 1, 0.0
+		states, lp, nd := 1, 0.0, 0
 		ok := false
 		for _, k := range p.placeRows[pl] {
 			if p.rowKind[k] != rowPlace {
 				continue
+			}
+			if nd++; nd > 4 { // the dynamic program's loops take four dimensions
+				ok = false
+				break
 			}
 			c := int(math.Floor(p.rowHi[k] + tolLoad))
 			if states*(c+1) > kbStates {
@@ -108,6 +121,7 @@ func newKnapBound(u *euDual) *knapBound {
 		}
 		if ok && lp > 0 {
 			kb.small[pl] = true
+			kb.nSmall++
 			kb.base -= lp
 		}
 	}
@@ -180,6 +194,8 @@ func (kb *knapBound) place(w, pl int) {
 	u, p := kb.u, kb.u.p
 	arcs := kb.pArc[kb.pStart[pl]:kb.pStart[pl+1]]
 	cnt := kb.wCnt[w]
+	pick := kb.pick[pl][:0]
+	defer func() { kb.pick[pl] = pick }()
 	if !kb.small[pl] {
 		s := 0.0
 		for _, a := range arcs {
@@ -187,6 +203,7 @@ func (kb *knapBound) place(w, pl int) {
 			if v := u.red[a] - kb.uf[f]; v > 0 {
 				s += v
 				cnt[f]++
+				pick = append(pick, kbPick{a, v})
 			}
 		}
 		kb.lin[pl] = s
@@ -203,7 +220,7 @@ func (kb *knapBound) place(w, pl int) {
 		}
 	}
 	nd := len(ws.rows)
-	ws.pr, ws.w, ws.fams = ws.pr[:0], ws.w[:0], ws.fams[:0]
+	ws.pr, ws.w, ws.fams, ws.arcs = ws.pr[:0], ws.w[:0], ws.fams[:0], ws.arcs[:0]
 	for _, a := range arcs {
 		f := int(p.arcFam[a])
 		v := u.red[a] - kb.uf[f]
@@ -216,6 +233,7 @@ func (kb *knapBound) place(w, pl int) {
 		if v > 1e-12 {
 			ws.pr = append(ws.pr, v)
 			ws.fams = append(ws.fams, int32(f))
+			ws.arcs = append(ws.arcs, a)
 		} else {
 			ws.w = ws.w[:n0]
 		}
@@ -225,33 +243,33 @@ func (kb *knapBound) place(w, pl int) {
 	clear(ws.dp)
 	ws.take = slices.Grow(ws.take[:0], len(ws.pr)*states)[:len(ws.pr)*states]
 	clear(ws.take)
-	ws.co = slices.Grow(ws.co[:0], states*nd)[:states*nd]
-	for s := range states {
-		x := s
-		for d := nd - 1; d >= 0; d-- {
-			ws.co[s*nd+d] = int32(x / ws.stride[d])
-			x %= ws.stride[d]
-		}
+	// The capacities and strides, padded to four dimensions.
+	var capv, str [4]int
+	for d := range nd {
+		str[d] = ws.stride[d]
+		capv[d] = int(math.Floor(p.rowHi[ws.rows[d]] + tolLoad))
 	}
 	for i, v := range ws.pr {
 		wt := ws.w[i*nd : (i+1)*nd]
+		var wv [4]int
 		off := 0
 		for d := range nd {
-			off += int(wt[d]) * ws.stride[d]
+			wv[d] = int(wt[d])
+			off += wv[d] * str[d]
 		}
 		tk := ws.take[i*states : (i+1)*states]
-		for s := states - 1; s >= off; s-- {
-			c := ws.co[s*nd : s*nd+nd]
-			fit := true
-			for d := range nd {
-				if c[d] < wt[d] {
-					fit = false
-					break
-				}
-			}
-			if fit {
-				if x := ws.dp[s-off] + v; x > ws.dp[s] {
-					ws.dp[s], tk[s] = x, true
+		dp := ws.dp
+		// Every state the item fits (the box w ≤ c ≤ cap), in decreasing index
+		// order, so that dp[s-off] is still the value without the item.
+		for c3 := capv[3]; c3 >= wv[3]; c3-- {
+			for c2 := capv[2]; c2 >= wv[2]; c2-- {
+				for c1 := capv[1]; c1 >= wv[1]; c1-- {
+					base := c3*str[3] + c2*str[2] + c1*str[1]
+					for s := base + capv[0]*str[0]; s >= base+wv[0]*str[0]; s -= max(str[0], 1) {
+						if x := dp[s-off] + v; x > dp[s] {
+							dp[s], tk[s] = x, true
+						}
+					}
 				}
 			}
 		}
@@ -261,9 +279,62 @@ func (kb *knapBound) place(w, pl int) {
 	for i := len(ws.pr) - 1; i >= 0; i-- {
 		if ws.take[i*states+s] {
 			cnt[ws.fams[i]]++
+			pick = append(pick, kbPick{ws.arcs[i], ws.pr[i]})
 			for d := range nd {
 				s -= int(ws.w[i*nd+d]) * ws.stride[d]
 			}
 		}
 	}
+}
+
+// primal builds an assignment in e from the places' last knapsack solutions: each
+// family taken by some place goes, in order of its worth there, to the place where
+// it is worth most, when it fits; the others are placed greedily by reduced score.
+// The small places' exact packings are a rounding the greedy of the prices does
+// not find.
+func (kb *knapBound) primal(e *euPrimal) {
+	u, p := kb.u, kb.u.p
+	at := make([]int32, p.n)
+	worth := make([]float64, p.n)
+	for f := range at {
+		at[f], worth[f] = -1, math.Inf(-1)
+	}
+	for _, picks := range kb.pick {
+		for _, x := range picks {
+			f := p.arcFam[x.arc]
+			if x.v > worth[f] || (x.v == worth[f] && x.arc < at[f]) {
+				at[f], worth[f] = x.arc, x.v
+			}
+		}
+	}
+	e.reset()
+	taken := make([]int32, 0, p.n)
+	for f := range p.n {
+		if at[f] >= 0 {
+			taken = append(taken, int32(f))
+		}
+	}
+	slices.SortStableFunc(taken, func(x, y int32) int { return cmp.Compare(worth[y], worth[x]) })
+	for _, f := range taken {
+		if e.fits(int(f), at[f]) {
+			e.set(int(f), at[f])
+		}
+	}
+	key := make([]float64, p.n)
+	for f := range p.n {
+		b1, b2 := math.Inf(-1), math.Inf(-1)
+		if !p.must[f] {
+			b1 = 0
+		}
+		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+			if r := u.red[a]; r > b1 {
+				b1, b2 = r, b1
+			} else if r > b2 {
+				b2 = r
+			}
+		}
+		key[f] = b1 - b2
+	}
+	e.greedy(orderBy(p, key), u.red)
+	e.fixMustAndMins()
 }

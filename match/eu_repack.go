@@ -31,7 +31,8 @@ type repacker struct {
 	rows   []int32 // the place's capacity rows
 	stride []int
 	capv   []int
-	co     []int32 // per state: its coordinates
+	co     []int32  // per state: its coordinates
+	seen   []uint32 // per place: its version when last repacked, +1 (0: never)
 	items  []repItem
 	tab    []float64
 	take   []bool
@@ -67,14 +68,23 @@ func newRepacker(e *euPrimal, cs, ca []int32) *repacker {
 	return r
 }
 
-// run repacks every small place once, in place order; it returns the gain.
+// run repacks every small place once, in place order, but those whose families did
+// not change since they were last repacked; it returns the gain.
 func (r *repacker) run() float64 {
+	e := r.e
+	if r.seen == nil {
+		r.seen = make([]uint32, len(e.at))
+	}
 	total := 0.0
-	for pl := range r.e.at {
-		if pl%64 == 63 && r.e.stopped() {
+	for pl := range e.at {
+		if pl%64 == 63 && e.stopped() {
 			break
 		}
+		if r.seen[pl] == e.ver[pl]+1 {
+			continue
+		}
 		total += r.place(int32(pl))
+		r.seen[pl] = e.ver[pl] + 1
 	}
 	return total
 }

@@ -91,9 +91,11 @@ const (
 	lagDepth     = 3  // chain depth: moves at most, displaced families included
 	lagEjectW    = 50 // ejection work budget per round, × families
 
-	lagKnapIters = 40   // knapsack bound steps at most
-	lagKnapBatch = 5    // … in turns of
-	lagKnapTheta = 0.25 // its first step's fraction of Polyak's
+	lagKnapIters  = 40   // knapsack bound steps at most
+	lagKnapFirst  = 15   // … before the first assignment from the knapsacks
+	lagKnapBatch  = 5    // … then between two
+	lagKnapRounds = 3    // rounds of local search on an assignment from the knapsacks
+	lagKnapTheta  = 0.25 // the first step's fraction of Polyak's
 )
 
 type lagSolver struct {
@@ -209,56 +211,60 @@ func (s *lagSolver) solve() {
 		s.iters += u.smoothOpt(s.tau, its)
 		s.tau *= lagTauF
 	}
-	// Local search on from the incumbent at the last prices.
-	if s.inc != nil {
-		s.work.copyFrom(s.inc)
-		u.improve(s.work, lagRounds, s.stopped)
-		s.offer(s.work)
-		lagTrace("improved %.4f", s.work.value)
-	}
 	s.after()
 	if lagDebug != nil && s.inc != nil {
 		lagDebug(u, s.inc)
 	}
 }
 
-// after spends the time the dual schedule leaves, in turns: steps of the knapsack
-// bound (eu_kbound.go), which lower the bound where small places cannot be filled
-// exactly, and dives (eu_dive.go), which try other roundings of the prices for the
-// primal. It stops when the gap is met, on the time limit, or when both are done
-// (a fixed number of each, so that without a time limit the result is the same
-// every time).
+// after spends the time the dual schedule leaves. Where some small places can be
+// solved exactly, in turns: steps of the knapsack bound (eu_kbound.go), which
+// lower the bound where small places cannot be filled by whole families, and an
+// assignment built from the places' knapsack solutions (a rounding that knows the
+// small places' packings), improved by local search. Elsewhere, and after that,
+// the local search on from the incumbent at the last prices, then dives
+// (eu_dive.go: other roundings of the prices). It stops when the gap is met, on the
+// time limit, or when all are done (a fixed number of each, so that without a
+// time limit the result is the same every time).
 func (s *lagSolver) after() {
 	u := s.u
-	var kb *knapBound
-	var d diveState
-	kIters, dives := 0, 0
-	for !s.gapOK() && !s.stopped() {
-		progressed := false
-		if s.inc != nil && kIters < lagKnapIters {
-			if kb == nil {
-				kb = newKnapBound(u)
+	if s.inc == nil {
+		return
+	}
+	if kb := newKnapBound(u); kb.nSmall > 0 {
+		for it := 0; it < lagKnapIters && !s.gapOK() && !s.stopped(); {
+			n := lagKnapBatch
+			if it == 0 {
+				n = lagKnapFirst
 			}
-			n := min(lagKnapBatch, lagKnapIters-kIters)
+			n = min(n, lagKnapIters-it)
 			s.kbound = math.Min(s.kbound, kb.steps(n, s.inc.value, s.stopped))
-			kIters += n
-			progressed = true
-		}
-		if s.gapOK() || s.stopped() {
-			break
-		}
-		if s.inc != nil && dives < len(lagDiveFirst) {
-			s.dive(s.work, &d, lagDiveFirst[dives])
+			it += n
+			if s.gapOK() || s.stopped() {
+				break
+			}
+			kb.primal(s.work)
 			v := s.work.value
-			u.improve(s.work, lagRounds, s.stopped)
+			u.improve(s.work, lagKnapRounds, s.stopped)
 			s.offer(s.work)
-			lagTrace("dive %d (%.2f): %.4f, improved %.4f", dives, lagDiveFirst[dives], v, s.work.value)
-			dives++
-			progressed = true
+			lagTrace("knapsack primal: %.4f, improved %.4f", v, s.work.value)
 		}
-		if !progressed {
-			break
-		}
+	}
+	if s.gapOK() || s.stopped() {
+		return
+	}
+	// Local search on from the incumbent at the last prices.
+	s.work.copyFrom(s.inc)
+	u.improve(s.work, lagRounds, s.stopped)
+	s.offer(s.work)
+	lagTrace("improved %.4f", s.work.value)
+	var d diveState
+	for i := 0; i < len(lagDiveFirst) && !s.gapOK() && !s.stopped(); i++ {
+		s.dive(s.work, &d, lagDiveFirst[i])
+		v := s.work.value
+		u.improve(s.work, lagRounds, s.stopped)
+		s.offer(s.work)
+		lagTrace("dive %d (%.2f): %.4f, improved %.4f", i, lagDiveFirst[i], v, s.work.value)
 	}
 }
 
