@@ -21,11 +21,10 @@ import (
 // Dive parameters: the first fixing takes lagDiveFirst[i] of the families in dive
 // i (by margin), each later one lagDiveNext of those left, until at most
 // lagDiveRest are left; each re-pricing runs lagDiveIters iterations.
-var lagDiveTau = 1.0
-
 var lagDiveFirst = []float64{0.8, 0.9, 0.6, 0.95, 0.7, 0.85, 0.5}
 
 const (
+	lagDiveTau   = 100 // the re-pricings' smoothing, × the schedule's last (which is for the bound)
 	lagDiveNext  = 0.5
 	lagDiveRest  = 64
 	lagDiveIters = 15

@@ -1,12 +1,5 @@
 package match
 
-import "math"
-
-var lagDiag func(string, ...any)
-
-// SetLagDiag sets the diagnostic printer.
-func SetLagDiag(f func(string, ...any)) { lagDiag = f }
-
 // SetLagTrace lets the external tests watch the Lagrangian method's progress; it
 // returns the function that puts the previous hook back.
 func SetLagTrace(f func(format string, args ...any)) (restore func()) {
@@ -46,44 +39,6 @@ func SetLagGapParts(report func(L, loss, slack float64, off int)) (restore func(
 			}
 		}
 		report(L, loss, slack, off)
-		if lagDiag != nil {
-			var lossBy [8]float64
-			var cntBy, outBy [8]int
-			for f := range p.n {
-				b := 0.0
-				if a := u.best[f]; a >= 0 {
-					b = u.red[a]
-				}
-				r := 0.0
-				if a := e.arc[f]; a >= 0 {
-					r = u.red[a]
-				} else {
-					outBy[min(7, int(p.size[f]))]++
-				}
-				sz := min(7, int(p.size[f]))
-				lossBy[sz] += b - r
-				if b-r > 1e-9 {
-					cntBy[sz]++
-				}
-			}
-			lagDiag("loss by size %v off %v out %v", lossBy, cntBy, outBy)
-			// Priced room by place capacity (persons).
-			var roomBy [6]float64
-			for k, l := range u.lam {
-				if u.sign[k] > 0 && p.rowKind[k] == rowPlace {
-					c := 0.0
-					for _, x := range p.m.Places[p.rowRef[k]].Cap {
-						c += float64(x)
-					}
-					i := min(5, int(math.Log2(c+1)/2))
-					roomBy[i] += l * (p.rowHi[k] - e.used[k])
-				}
-			}
-			lagDiag("room by place size (log4 persons) %v", roomBy)
-		}
 	}
 	return func() { lagDebug = old }
 }
-
-// SetLagDiveTau sets the dives' smoothing (× the schedule's last).
-func SetLagDiveTau(x float64) { lagDiveTau = x }

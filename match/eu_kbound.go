@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync/atomic"
 )
 
 // The knapsack bound: a tighter proven bound than L(λ), for models whose small
@@ -141,11 +142,20 @@ func (kb *knapBound) steps(n int, target float64, stop func() bool) float64 {
 		for w := range kb.wCnt {
 			clear(kb.wCnt[w])
 		}
+		// A step the time limit cuts short is dropped (its sum would be no bound).
+		var cut atomic.Bool
 		u.parallelN(np, func(w, lo, hi int) {
 			for pl := lo; pl < hi; pl++ {
+				if pl%16 == 15 && stop != nil && stop() {
+					cut.Store(true)
+					return
+				}
 				kb.place(w, pl)
 			}
 		})
+		if cut.Load() {
+			break
+		}
 		bound := kb.base
 		for f := range p.n {
 			bound += kb.uf[f]
@@ -230,7 +240,7 @@ func (kb *knapBound) place(w, pl int) {
 			v += u.lam[k] * c
 			ws.w = append(ws.w, int32(c))
 		}
-		if v > 1e-12 {
+		if v > 0 {
 			ws.pr = append(ws.pr, v)
 			ws.fams = append(ws.fams, int32(f))
 			ws.arcs = append(ws.arcs, a)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -402,9 +401,6 @@ func TestEUTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x, err := strconv.ParseFloat(os.Getenv("MATCH_DIVE_TAU"), 64); err == nil {
-		match.SetLagDiveTau(x)
-	}
 	models := []struct {
 		name string
 		m    *match.Model
@@ -415,7 +411,6 @@ func TestEUTrace(t *testing.T) {
 			defer match.SetLagTrace(func(format string, args ...any) {
 				t.Logf("%6.3fs "+format, append([]any{time.Since(start).Seconds()}, args...)...)
 			})()
-			match.SetLagDiag(t.Logf)
 			defer match.SetLagGapParts(func(L, loss, slack float64, off int) {
 				t.Logf("gap at the last prices: L %.4f = value + %.4f off the best reduced scores (%d families) + %.4f priced room", L, loss, off, slack)
 			})()
