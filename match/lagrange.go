@@ -96,6 +96,7 @@ const (
 	lagKnapBatch  = 5    // … then between two
 	lagKnapRounds = 3    // rounds of local search on an assignment from the knapsacks
 	lagKnapTheta  = 0.25 // the first step's fraction of Polyak's
+	lagDualStop   = 1e-5 // the dual is done when a step lowers L by less (relative)
 )
 
 type lagSolver struct {
@@ -192,7 +193,7 @@ func (s *lagSolver) solve() {
 			return
 		}
 		// The dual is done when its bound no longer moves.
-		if step == lagSteps || (step > lagBuild && prev-s.bound <= 1e-6*math.Max(1, math.Abs(s.bound))) {
+		if step == lagSteps || (step > lagBuild && prev-s.bound <= lagDualStop*math.Max(1, math.Abs(s.bound))) {
 			break
 		}
 		prev = s.bound
