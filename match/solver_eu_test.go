@@ -226,7 +226,15 @@ func TestLagrangeAgainstCBC(t *testing.T) {
 // TestLagrangeDeterministic: without a time limit the Lagrangian method gives the
 // same answer every time (parallel work is split in fixed ranges).
 func TestLagrangeDeterministic(t *testing.T) {
-	m, _, err := match.Generate(2, match.GenConfig{Families: 3000, Localities: 10, Groups: true}).Compile()
+	// 260 places, and 1 040 (the knapsack bound's steps split the places over the
+	// workers from 1 000 on).
+	for _, loc := range []int{10, 40} {
+		lagrangeDeterministic(t, loc)
+	}
+}
+
+func lagrangeDeterministic(t *testing.T, localities int) {
+	m, _, err := match.Generate(2, match.GenConfig{Families: 2000, Localities: localities, Groups: true}).Compile()
 	if err != nil {
 		t.Fatal(err)
 	}
