@@ -33,7 +33,6 @@ const (
 // diveState is the scratch the dives share.
 type diveState struct {
 	red    []float64 // per arc: reduced score at the dive's prices (for free families)
-	fixed  []bool
 	margin []float64
 	lam    []float64 // the master prices, restored after a dive
 	hi, lo []float64
@@ -67,14 +66,12 @@ func (s *lagSolver) dive(e *euPrimal, d *diveState, first float64) {
 	u, p := s.u, s.p
 	if d.red == nil {
 		d.red = make([]float64, len(p.arcPlace))
-		d.fixed = make([]bool, p.n)
 		d.margin = make([]float64, p.n)
 		d.lam = make([]float64, len(u.lam))
 		d.hi, d.lo = make([]float64, p.K0), make([]float64, p.K0)
 	}
 	copy(d.lam, u.lam)
 	copy(d.red, u.red)
-	clear(d.fixed)
 	best := make([]int32, p.n)
 	free := make([]int32, p.n)
 	for f := range free {
@@ -91,7 +88,6 @@ func (s *lagSolver) dive(e *euPrimal, d *diveState, first float64) {
 		for i, ff := range free {
 			f := int(ff)
 			if i < nfix && (best[f] < 0 && !p.must[f] || best[f] >= 0 && e.fits(f, best[f])) {
-				d.fixed[f] = true
 				if best[f] >= 0 {
 					e.set(f, best[f])
 				}
