@@ -27,7 +27,7 @@ import (
 // is lower where the relaxation fills the room with fractions of families. From
 // there, projected subgradient steps on u lower the bound further: a family's
 // subgradient is 1 less the number of places that take it (a large place takes
-// it when its worth there exceeds u_f … the linear relaxation's choice).
+// it when its worth there exceeds u_f: the linear relaxation's choice).
 //
 // The places are split over the workers in fixed ranges and the sums are added in
 // place order, so the bound does not depend on scheduling.
@@ -39,7 +39,7 @@ type knapBound struct {
 	pArc   []int32
 	small  []bool // per place: solved exactly
 	nSmall int
-	base   float64   // Σ_f-free part: every row's λ·cap but the small places' own
+	base   float64   // Σ λ·cap (− λ·min) over the rows, but the small places' own
 	uf     []float64 // per family: u_f
 	kp     []float64 // per place: its knapsack's value (small places)
 	lin    []float64 // per place: its linear part (large places)
@@ -194,7 +194,7 @@ func (kb *knapBound) steps(n int, target float64, stop func() bool) float64 {
 			}
 		}
 	}
-	// A little less than the best, for the rounding of the sums.
+	// A little above the best, for the rounding of the sums.
 	return kb.best + 1e-9*(1+math.Abs(kb.best))
 }
 
