@@ -48,6 +48,7 @@ type knapBound struct {
 	g      []float64
 	pick   [][]kbPick // per place: the arcs its last solution took
 
+	wWork []int // per worker: the last step's dynamic program cells
 	theta float64
 	fails int
 	best  float64
@@ -77,7 +78,7 @@ func newKnapBound(u *euDual) *knapBound {
 	np := len(p.m.Places)
 	kb := &knapBound{u: u, pStart: make([]int32, np+1), pArc: make([]int32, len(p.arcPlace)),
 		small: make([]bool, np), uf: make([]float64, p.n), kp: make([]float64, np), lin: make([]float64, np),
-		wCnt: make([][]int32, u.workers), ws: make([]*kbWork, u.workers), g: make([]float64, p.n),
+		wCnt: make([][]int32, u.workers), ws: make([]*kbWork, u.workers), g: make([]float64, p.n), wWork: make([]int, u.workers),
 		theta: lagKnapTheta, best: math.Inf(1), pick: make([][]kbPick, np)}
 	for _, pl := range p.arcPlace {
 		kb.pStart[pl+1]++
@@ -142,6 +143,7 @@ func (kb *knapBound) steps(n int, target float64, stop func() bool) float64 {
 		for w := range kb.wCnt {
 			clear(kb.wCnt[w])
 		}
+		clear(kb.wWork)
 		// A step the time limit cuts short is dropped (its sum would be no bound).
 		var cut atomic.Bool
 		u.parallelN(np, func(w, lo, hi int) {
@@ -169,7 +171,7 @@ func (kb *knapBound) steps(n int, target float64, stop func() bool) float64 {
 		} else if kb.fails++; kb.fails >= 2 {
 			kb.theta, kb.fails = kb.theta/2, 0
 		}
-		lagTrace("knapsack bound %d: %.4f (best %.4f, θ %.3g)", kb.iters, bound, kb.best, kb.theta)
+		lagTrace("knapsack bound %d: %.4f (best %.4f, θ %.3g), %d cells", kb.iters, bound, kb.best, kb.theta, kb.work())
 		norm := 0.0
 		for f := range p.n {
 			c := int32(0)
@@ -253,6 +255,7 @@ func (kb *knapBound) place(w, pl int) {
 	clear(ws.dp)
 	ws.take = slices.Grow(ws.take[:0], len(ws.pr)*states)[:len(ws.pr)*states]
 	clear(ws.take)
+	kb.wWork[w] += len(ws.pr) * states
 	// The capacities and strides, padded to four dimensions.
 	var capv, str [4]int
 	for d := range nd {
@@ -347,4 +350,13 @@ func (kb *knapBound) primal(e *euPrimal) {
 	}
 	e.greedy(orderBy(p, key), u.red)
 	e.fixMustAndMins()
+}
+
+// work is the last step's size: the cells of its dynamic programs.
+func (kb *knapBound) work() int {
+	n := 0
+	for _, x := range kb.wWork {
+		n += x
+	}
+	return n
 }

@@ -96,6 +96,7 @@ const (
 	lagKnapBatch  = 5    // … then between two
 	lagKnapRounds = 3    // rounds of local search on an assignment from the knapsacks
 	lagKnapTheta  = 0.25 // the first step's fraction of Polyak's
+	lagKnapCells  = 1e8  // dynamic program cells per step at most, for more than the first
 	lagDualStop   = 1e-5 // the dual is done when a step lowers L by less (relative)
 )
 
@@ -222,8 +223,9 @@ func (s *lagSolver) solve() {
 // solved exactly, in turns: steps of the knapsack bound (eu_kbound.go), which
 // lower the bound where small places cannot be filled by whole families, and an
 // assignment built from the places' knapsack solutions (a rounding that knows the
-// small places' packings), improved by local search. Elsewhere, and after that,
-// the local search on from the incumbent at the last prices, then dives
+// small places' packings), improved by local search; then the local search on
+// from the incumbent at the last prices. Where no place is small enough, or the
+// knapsacks are too large to solve often, the local search, then dives
 // (eu_dive.go: other roundings of the prices). It stops when the gap is met, on the
 // time limit, or when all are done (a fixed number of each, so that without a
 // time limit the result is the same every time).
@@ -232,24 +234,31 @@ func (s *lagSolver) after() {
 	if s.inc == nil {
 		return
 	}
-	if kb := newKnapBound(u); kb.nSmall > 0 {
-		for it := 0; it < lagKnapIters && !s.gapOK() && !s.stopped(); {
-			n := lagKnapBatch
-			if it == 0 {
-				n = lagKnapFirst
-			}
-			n = min(n, lagKnapIters-it)
-			s.kbound = math.Min(s.kbound, kb.steps(n, s.inc.value, s.stopped))
-			it += n
-			if s.gapOK() || s.stopped() {
-				break
-			}
-			kb.primal(s.work)
-			v := s.work.value
-			u.improve(s.work, lagKnapRounds, s.stopped)
-			s.offer(s.work)
-			lagTrace("knapsack primal: %.4f, improved %.4f", v, s.work.value)
+	kb := newKnapBound(u)
+	knap := kb.nSmall > 0
+	if knap {
+		// The first step is the bound at the dual's prices; it also tells what a
+		// step costs: where the small places have too many candidates, the steps
+		// would take the time the local search needs more.
+		s.kbound = math.Min(s.kbound, kb.steps(1, s.inc.value, s.stopped))
+		knap = kb.work() <= lagKnapCells
+	}
+	for it := 1; knap && it < lagKnapIters && !s.gapOK() && !s.stopped(); {
+		n := lagKnapBatch
+		if it == 1 {
+			n = lagKnapFirst - 1
 		}
+		n = min(n, lagKnapIters-it)
+		s.kbound = math.Min(s.kbound, kb.steps(n, s.inc.value, s.stopped))
+		it += n
+		if s.gapOK() || s.stopped() {
+			break
+		}
+		kb.primal(s.work)
+		v := s.work.value
+		u.improve(s.work, lagKnapRounds, s.stopped)
+		s.offer(s.work)
+		lagTrace("knapsack primal: %.4f, improved %.4f", v, s.work.value)
 	}
 	if s.gapOK() || s.stopped() {
 		return
@@ -259,6 +268,10 @@ func (s *lagSolver) after() {
 	u.improve(s.work, lagRounds, s.stopped)
 	s.offer(s.work)
 	lagTrace("improved %.4f", s.work.value)
+	if knap {
+		// Dives find less than the assignments from the knapsacks.
+		return
+	}
 	var d diveState
 	for i := 0; i < len(lagDiveFirst) && !s.gapOK() && !s.stopped(); i++ {
 		s.dive(s.work, &d, lagDiveFirst[i])

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -426,7 +427,11 @@ func TestEUTrace(t *testing.T) {
 			if x, err := time.ParseDuration(os.Getenv("MATCH_EU_LIMIT")); err == nil {
 				limit = x
 			}
-			s, err := match.Solve(context.Background(), c.m, match.Options{Gap: 1e-3, TimeLimit: limit})
+			gap := 1e-3
+			if g, err := strconv.ParseFloat(os.Getenv("MATCH_EU_GAP"), 64); err == nil {
+				gap = g
+			}
+			s, err := match.Solve(context.Background(), c.m, match.Options{Gap: gap, TimeLimit: limit})
 			if err != nil {
 				t.Fatal(err)
 			}
