@@ -454,6 +454,7 @@ func TestEUTraceResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("first: %s value %.4f bound %.4f gap %.4f%%", first.Status, first.Value, first.Bound, 100*first.Gap())
 	f := slices.IndexFunc(first.Place, func(p int) bool { return p >= 0 })
 	m2 := override(m, f, first.Place[f])
 	start := time.Now()
