@@ -319,6 +319,7 @@ func (e *euPrimal) fixMustAndMins() {
 	if e.feasible() {
 		return
 	}
+	lagTrace("repair by packing (must, minimums)")
 	e.p.buildCoefs()
 	s := newPacking(e.p)
 	e.toPacking(s)
