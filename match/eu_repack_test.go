@@ -110,3 +110,57 @@ func TestDiveSound(t *testing.T) {
 		t.Logf("dive %.2f: %.4f", first, e.value)
 	}
 }
+
+// TestPlaceMust: a family pinned to a place it does not fit as things stand is
+// placed there by moving one family out of the way; the assignment stays feasible
+// and consistent.
+func TestPlaceMust(t *testing.T) {
+	_, e := euSetup(t, 5, GenConfig{Families: 2000, Localities: 20})
+	p, m := e.p, e.p.m
+	placed := 0
+	for f := 0; f < p.n && placed < 10; f++ {
+		a := e.arc[f]
+		if a < 0 {
+			continue
+		}
+		// A place f does not fit with the others where they are.
+		e.set(f, -1)
+		pl := int32(-1)
+		for x := p.famStart[f]; x < p.famStart[f+1]; x++ {
+			if x != a && !e.fits(f, x) {
+				pl = p.arcPlace[x]
+				break
+			}
+		}
+		start := e.places()
+		e.set(f, a)
+		if pl < 0 {
+			continue
+		}
+		pinned := *m
+		pinned.Families = slices.Clone(m.Families)
+		i := slices.IndexFunc(m.Families[f].Arcs, func(x Arc) bool { return x.Place == int(pl) })
+		pinned.Families[f].Arcs, pinned.Families[f].Must = []Arc{m.Families[f].Arcs[i]}, true
+		p2, err := newProb(&pinned)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e2 := newEUPrimal(p2)
+		e2.fromPlaces(start)
+		if e2.arc[f] >= 0 || e2.feasible() {
+			t.Fatalf("family %d: placed %d before the pin is met", f, e2.arc[f])
+		}
+		if !e2.placeMust(f) {
+			continue
+		}
+		placed++
+		if got := p2.arcPlace[e2.arc[f]]; got != pl {
+			t.Fatalf("family %d at place %d, pinned to %d", f, got, pl)
+		}
+		checkAssignment(t, "pin", e2)
+	}
+	if placed == 0 {
+		t.Fatal("no pin met")
+	}
+	t.Logf("%d pins met", placed)
+}
