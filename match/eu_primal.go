@@ -25,13 +25,14 @@ type euPrimal struct {
 	blkBy   []float64
 	stop    func() bool // when it returns true, searches end early (a time limit)
 	best    []float64   // per family: its best score (bestScore)
+	ver     []uint32    // per place: changes of its families (repack skips places that did not change)
 }
 
 func newEUPrimal(p *prob) *euPrimal {
 	m := p.m
 	e := &euPrimal{p: p, plRows: make([][]int32, len(m.Places)), arc: make([]int32, p.n),
 		used: make([]float64, p.K0), at: make([][]int32, len(m.Places)), pos: make([]int32, p.n),
-		delta: make([]float64, p.K0)}
+		delta: make([]float64, p.K0), ver: make([]uint32, len(m.Places))}
 	for k := range p.K0 {
 		var pls []int
 		switch p.rowKind[k] {
@@ -63,6 +64,7 @@ func (e *euPrimal) reset() {
 	e.value = 0
 	for pl := range e.at {
 		e.at[pl] = e.at[pl][:0]
+		e.ver[pl]++
 	}
 }
 
@@ -76,6 +78,7 @@ func (e *euPrimal) clone() *euPrimal {
 		c.at[pl] = slices.Clone(e.at[pl])
 	}
 	c.delta = make([]float64, len(e.delta))
+	c.ver = make([]uint32, len(e.ver))
 	c.touched = nil
 	return &c
 }
@@ -87,6 +90,7 @@ func (e *euPrimal) copyFrom(o *euPrimal) {
 	e.value = o.value
 	for pl := range e.at {
 		e.at[pl] = append(e.at[pl][:0], o.at[pl]...)
+		e.ver[pl]++
 	}
 }
 
@@ -154,6 +158,7 @@ func (e *euPrimal) set(f int, b int32) {
 		}
 		e.value -= p.arcScore[a]
 		pl := p.arcPlace[a]
+		e.ver[pl]++
 		list := e.at[pl]
 		i := e.pos[f]
 		last := list[len(list)-1]
@@ -167,6 +172,7 @@ func (e *euPrimal) set(f int, b int32) {
 		}
 		e.value += p.arcScore[b]
 		pl := p.arcPlace[b]
+		e.ver[pl]++
 		e.pos[f] = int32(len(e.at[pl]))
 		e.at[pl] = append(e.at[pl], int32(f))
 	}

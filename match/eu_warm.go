@@ -116,6 +116,11 @@ func (u *euDual) repair(e *euPrimal, dirty, freed []int32) {
 			}
 		}
 	}
+	for _, f := range dirty {
+		if e.arc[f] < 0 && p.must[f] {
+			e.placeMust(int(f))
+		}
+	}
 	e.fixMustAndMins()
 	// Room left behind: the families that could use it move in when they gain
 	// (only into it: the rest of the assignment stays as it was).
@@ -137,4 +142,61 @@ func (u *euDual) repair(e *euPrimal, dirty, freed []int32) {
 		}
 		return into
 	})
+}
+
+// placeMust places family f, which must be placed and is out (a pin to a full
+// place), on one of its arcs, moving at most one family there out of the way, to
+// its best arc elsewhere that fits, or out when it need not be placed: the choice
+// that loses least. Without it the repair would fall back on packing's, which
+// needs the arcs' coefficient lists (far more than a re-solve's time at EU scale).
+// It reports whether f was placed.
+func (e *euPrimal) placeMust(f int) bool {
+	p := e.p
+	bestV, bestB, bestG, bestC := math.Inf(-1), int32(-1), -1, int32(-1)
+	for b := p.famStart[f]; b < p.famStart[f+1]; b++ {
+		if e.fits(f, b) {
+			if v := p.arcScore[b]; v > bestV {
+				bestV, bestB, bestG, bestC = v, b, -1, -1
+			}
+			continue
+		}
+		e.blocking(f, b)
+		pl := p.arcPlace[b]
+		for _, gg := range e.at[pl] {
+			g := int(gg)
+			covers := true
+			for i, k := range e.blk {
+				if p.coef(g, p.rowDim[k]) < e.blkBy[i]-tolLoad {
+					covers = false
+					break
+				}
+			}
+			if !covers {
+				continue
+			}
+			sg := p.arcScore[e.arc[g]]
+			try := func(c int32) {
+				v := p.arcScore[b] + e.score(c) - sg
+				if v > bestV && e.pairFits(f, b, g, c) {
+					bestV, bestB, bestG, bestC = v, b, g, c
+				}
+			}
+			if !p.must[g] {
+				try(-1)
+			}
+			for c := p.famStart[g]; c < p.famStart[g+1]; c++ {
+				if p.arcPlace[c] != pl {
+					try(c)
+				}
+			}
+		}
+	}
+	if bestB < 0 {
+		return false
+	}
+	if bestG >= 0 {
+		e.set(bestG, bestC)
+	}
+	e.set(f, bestB)
+	return true
 }

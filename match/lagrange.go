@@ -1,6 +1,7 @@
 package match
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -14,10 +15,14 @@ import (
 // prices are found by minimising the entropy-smoothed L with a projected L-BFGS,
 // the smoothing decreasing step by step; a full pass over the arcs after each step
 // gives the bound. The primal side (eu_primal.go) places the families greedily by
-// reduced score, then improves by local search on the true scores: single moves,
-// ejections (a family takes a better place, another makes room) and short chains
-// of both. It stops when the gap is within Options.Gap, on the time limit, or at
-// the end of the schedule.
+// reduced score, those with most to lose first, then improves by local search on
+// the true scores: single moves, ejections (a family takes a better place, another
+// makes room), short chains of both, and exact repacking of small places
+// (eu_repack.go). The time the dual leaves goes, in turns, to the knapsack bound
+// (eu_kbound.go: tighter than L where small places cannot be filled by whole
+// families) and to dives (eu_dive.go: other roundings of the prices). It stops
+// when the gap is within Options.Gap, on the time limit, or at the end of the
+// schedule.
 //
 // A re-solve (Options.Start, after an override) starts from the previous solution
 // and, when this process solved the model it came from, from its prices
@@ -27,7 +32,7 @@ import (
 // Everything but the time limit is deterministic: the schedule depends only on the
 // model and the options, and parallel work is split in fixed ranges.
 func solveLagrange(ctx context.Context, p *prob, opts Options) (*Solution, error) {
-	s := &lagSolver{ctx: ctx, p: p, opts: opts, u: newEUDual(p), work: newEUPrimal(p), bound: math.Inf(1)}
+	s := &lagSolver{ctx: ctx, p: p, opts: opts, u: newEUDual(p), work: newEUPrimal(p), bound: math.Inf(1), kbound: math.Inf(1)}
 	s.u.keepMemory = true
 	s.u.stop = s.stopped
 	s.work.stop = s.stopped
@@ -50,11 +55,12 @@ func solveLagrange(ctx context.Context, p *prob, opts Options) (*Solution, error
 		}
 		return nil, fmt.Errorf("match: no feasible assignment found (the model may be infeasible; it is too large for the exact method to prove it)")
 	}
-	sol := &Solution{Status: Feasible, Place: s.inc.places(), Value: s.inc.value, Bound: math.Max(s.bound, s.inc.value), Iterations: s.iters}
+	sol := &Solution{Status: Feasible, Place: s.inc.places(), Value: s.inc.value, Bound: math.Max(s.proven(), s.inc.value), Iterations: s.iters}
 	if s.gapOK() {
 		sol.Status = Optimal
 	}
-	sol.Prices = newPrices(p, sol.Place, s.bestLam, s.tau, sol.Bound)
+	// The prices keep L(λ)'s bound: a re-solve compares its own pass with it.
+	sol.Prices = newPrices(p, sol.Place, s.bestLam, s.tau, math.Max(s.bound, s.inc.value))
 	return sol, nil
 }
 
@@ -84,6 +90,14 @@ const (
 	lagPrimArcs  = 8  // the arcs the local search tries per family: best by reduced score
 	lagDepth     = 3  // chain depth: moves at most, displaced families included
 	lagEjectW    = 50 // ejection work budget per round, × families
+
+	lagKnapIters  = 40   // knapsack bound steps at most
+	lagKnapFirst  = 15   // … before the first assignment from the knapsacks
+	lagKnapBatch  = 5    // … then between two
+	lagKnapRounds = 3    // rounds of local search on an assignment from the knapsacks
+	lagKnapTheta  = 0.25 // the first step's fraction of Polyak's
+	lagKnapCells  = 1e8  // dynamic program cells per step at most, for more than the first
+	lagDualStop   = 1e-5 // the dual is done when a step lowers L by less (relative)
 )
 
 type lagSolver struct {
@@ -96,7 +110,8 @@ type lagSolver struct {
 	scale float64
 	tau   float64
 
-	bound   float64
+	bound   float64 // the best L(λ)
+	kbound  float64 // the best knapsack bound (eu_kbound.go)
 	bestLam []float64
 	iters   int
 }
@@ -104,8 +119,12 @@ type lagSolver struct {
 func (s *lagSolver) stopped() bool { return s.ctx.Err() != nil }
 
 func (s *lagSolver) gapOK() bool {
-	return s.inc != nil && !math.IsInf(s.bound, 1) && s.bound-s.inc.value <= s.opts.Gap*math.Max(1, math.Abs(s.bound))
+	b := s.proven()
+	return s.inc != nil && !math.IsInf(b, 1) && b-s.inc.value <= s.opts.Gap*math.Max(1, math.Abs(b))
 }
+
+// proven is the best proven bound: L's or the knapsack bound's.
+func (s *lagSolver) proven() float64 { return math.Min(s.bound, s.kbound) }
 
 // offer keeps e as the incumbent when it is feasible and better.
 func (s *lagSolver) offer(e *euPrimal) {
@@ -175,7 +194,7 @@ func (s *lagSolver) solve() {
 			return
 		}
 		// The dual is done when its bound no longer moves.
-		if step == lagSteps || (step > lagBuild && prev-s.bound <= 1e-6*math.Max(1, math.Abs(s.bound))) {
+		if step == lagSteps || (step > lagBuild && prev-s.bound <= lagDualStop*math.Max(1, math.Abs(s.bound))) {
 			break
 		}
 		prev = s.bound
@@ -194,15 +213,72 @@ func (s *lagSolver) solve() {
 		s.iters += u.smoothOpt(s.tau, its)
 		s.tau *= lagTauF
 	}
+	s.after()
+	if lagDebug != nil && s.inc != nil {
+		lagDebug(u, s.inc)
+	}
+}
+
+// after spends the time the dual schedule leaves. Where some small places can be
+// solved exactly, in turns: steps of the knapsack bound (eu_kbound.go), which
+// lower the bound where small places cannot be filled by whole families, and an
+// assignment built from the places' knapsack solutions (a rounding that knows the
+// small places' packings), improved by local search; then the local search on
+// from the incumbent at the last prices. Where no place is small enough, or the
+// knapsacks are too large to solve often, the local search, then dives
+// (eu_dive.go: other roundings of the prices). It stops when the gap is met, on the
+// time limit, or when all are done (a fixed number of each, so that without a
+// time limit the result is the same every time).
+func (s *lagSolver) after() {
+	u := s.u
+	if s.inc == nil {
+		return
+	}
+	kb := newKnapBound(u)
+	knap := kb.nSmall > 0
+	if knap {
+		// The first step is the bound at the dual's prices; it also tells what a
+		// step costs: where the small places have too many candidates, the steps
+		// would take the time the local search needs more.
+		s.kbound = math.Min(s.kbound, kb.steps(1, s.inc.value, s.stopped))
+		knap = kb.work() <= lagKnapCells
+	}
+	for it := 1; knap && it < lagKnapIters && !s.gapOK() && !s.stopped(); {
+		n := lagKnapBatch
+		if it == 1 {
+			n = lagKnapFirst - 1
+		}
+		n = min(n, lagKnapIters-it)
+		s.kbound = math.Min(s.kbound, kb.steps(n, s.inc.value, s.stopped))
+		it += n
+		if s.gapOK() || s.stopped() {
+			break
+		}
+		kb.primal(s.work)
+		v := s.work.value
+		u.improve(s.work, lagKnapRounds, s.stopped)
+		s.offer(s.work)
+		lagTrace("knapsack primal: %.4f, improved %.4f", v, s.work.value)
+	}
+	if s.gapOK() || s.stopped() {
+		return
+	}
 	// Local search on from the incumbent at the last prices.
-	if s.inc != nil {
-		s.work.copyFrom(s.inc)
+	s.work.copyFrom(s.inc)
+	u.improve(s.work, lagRounds, s.stopped)
+	s.offer(s.work)
+	lagTrace("improved %.4f", s.work.value)
+	if knap {
+		// Dives find less than the assignments from the knapsacks.
+		return
+	}
+	var d diveState
+	for i := 0; i < len(lagDiveFirst) && !s.gapOK() && !s.stopped(); i++ {
+		s.dive(s.work, &d, lagDiveFirst[i])
+		v := s.work.value
 		u.improve(s.work, lagRounds, s.stopped)
 		s.offer(s.work)
-		lagTrace("improved %.4f", s.work.value)
-		if lagDebug != nil {
-			lagDebug(u, s.work)
-		}
+		lagTrace("dive %d (%.2f): %.4f, improved %.4f", i, lagDiveFirst[i], v, s.work.value)
 	}
 }
 
@@ -220,10 +296,18 @@ func (u *euDual) construct(e *euPrimal) {
 	e.reset()
 	key := make([]float64, p.n)
 	for f := range p.n {
-		key[f] = math.Inf(-1)
-		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
-			key[f] = max(key[f], u.red[a])
+		b1, b2 := math.Inf(-1), math.Inf(-1)
+		if !p.must[f] {
+			b1 = 0
 		}
+		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+			if r := u.red[a]; r > b1 {
+				b1, b2 = r, b1
+			} else if r > b2 {
+				b2 = r
+			}
+		}
+		key[f] = b1 - b2
 	}
 	e.greedy(orderBy(p, key), u.red)
 	e.fixMustAndMins()
@@ -235,6 +319,8 @@ func (e *euPrimal) fixMustAndMins() {
 	if e.feasible() {
 		return
 	}
+	lagTrace("repair by packing (must, minimums)")
+	e.p.buildCoefs()
 	s := newPacking(e.p)
 	e.toPacking(s)
 	s.placeMust()
@@ -304,6 +390,7 @@ func (u *euDual) improve(e *euPrimal, rounds int, stop func() bool) {
 	cs, ca := u.topArcs(lagPrimArcs)
 	cands := func(f int) []int32 { return ca[cs[f]:cs[f+1]] }
 	chains := newChainSearch(e, u.red, cs, ca, lagDepth)
+	rep := newRepacker(e, cs, ca)
 	for round := 0; round < rounds; round++ {
 		if stop != nil && stop() {
 			break
@@ -311,6 +398,7 @@ func (u *euDual) improve(e *euPrimal, rounds int, stop func() bool) {
 		g := e.moves(nil, cands)
 		g += e.eject(u.displaced(e), cands, lagEjectW*p.n)
 		g += chains.run(u.displaced(e))
+		g += rep.run()
 		if lagClass {
 			cg := e.classChains(cands, 8, 200*p.n)
 			lagTrace("class chains +%.4f", cg)
@@ -327,11 +415,45 @@ func (u *euDual) improve(e *euPrimal, rounds int, stop func() bool) {
 // fromPlaces loads an assignment by model place (a previous solution): placements
 // that are no longer arcs are dropped, then, in each overfull row, the families
 // that need not be placed and score least leave first, until every capacity holds
-// (as packing.fromPlaces).
+// (as packing.fromPlaces, without the arcs' coefficients packing needs).
 func (e *euPrimal) fromPlaces(place []int) {
-	s := newPacking(e.p)
-	s.fromPlaces(place)
-	e.fromPacking(s)
+	p := e.p
+	e.reset()
+	for f := range min(len(place), p.n) {
+		if place[f] < 0 {
+			continue
+		}
+		if a := e.arcAt(f, int32(place[f])); a >= 0 {
+			e.set(f, a)
+		}
+	}
+	var in []int
+	for k := range p.K0 {
+		if e.used[k] <= p.rowHi[k]+tolLoad {
+			continue
+		}
+		in = in[:0]
+		for f, a := range e.arc {
+			if a >= 0 && p.coef(f, p.rowDim[k]) != 0 && slices.Contains(e.rowsOf(a), int32(k)) {
+				in = append(in, f)
+			}
+		}
+		slices.SortStableFunc(in, func(x, y int) int {
+			if p.must[x] != p.must[y] {
+				if p.must[x] {
+					return 1
+				}
+				return -1
+			}
+			return cmp.Compare(p.arcScore[e.arc[x]], p.arcScore[e.arc[y]])
+		})
+		for _, f := range in {
+			if e.used[k] <= p.rowHi[k]+tolLoad {
+				break
+			}
+			e.set(f, -1)
+		}
+	}
 }
 
 // lagTrace reports progress and lagDebug inspects the final search state (tests

@@ -67,10 +67,12 @@ type prob struct {
 	rowLo   []float64
 	rowHi   []float64
 
-	// The coupling-row part of each arc's column (CSR over arcs).
-	cStart []int32
-	cRow   []int32
-	cVal   []float64
+	// The coupling-row part of each arc's column (CSR over arcs; buildCoefs), and
+	// the model's rows of each place (placeRows).
+	placeRows [][]int32
+	cStart    []int32
+	cRow      []int32
+	cVal      []float64
 }
 
 // coef is family f's coefficient in a row of dimension dim.
@@ -95,6 +97,18 @@ func infeasible(format string, args ...any) error {
 // nowhere, pinned families that overfill their place, a minimum that all the
 // families that could go there cannot reach.
 func newProb(m *Model) (*prob, error) {
+	p, err := newProbRows(m)
+	if err != nil {
+		return nil, err
+	}
+	p.buildCoefs()
+	return p, nil
+}
+
+// newProbRows is newProb without the arcs' coefficients (buildCoefs): at EU scale
+// they are most of the set-up time, and the Lagrangian method needs them only for
+// packing's repairs, which build them when they are needed (needCoefs).
+func newProbRows(m *Model) (*prob, error) {
 	n, D := len(m.Families), m.Dims
 	p := &prob{m: m, n: n, D: D,
 		need: make([]float64, n*D), size: make([]float64, n), must: make([]bool, n),
@@ -131,6 +145,27 @@ func newProb(m *Model) (*prob, error) {
 		}
 		return ""
 	}
+	// The room of each place for one family alone: the least of its capacity and
+	// its groups', per dimension (tooBig's test, in one comparison per dimension).
+	room := make([]int64, len(m.Places)*D)
+	for pl := range m.Places {
+		for d := range D {
+			c := m.Places[pl].Cap[d]
+			for _, g := range placeGroups[pl] {
+				c = min(c, m.Groups[g].Cap[d])
+			}
+			room[pl*D+d] = c
+		}
+	}
+	fits := func(f, pl int) bool {
+		need := m.Families[f].Need
+		for d, c := range room[pl*D : (pl+1)*D] {
+			if need[d] > c {
+				return false
+			}
+		}
+		return true
+	}
 	// Arcs with a negative score are never worth using unless a family must be placed
 	// or a minimum may need it.
 	keepNegative := len(m.Mins) > 0
@@ -145,10 +180,8 @@ func newProb(m *Model) (*prob, error) {
 	p.arcScore = make([]float64, 0, nArcs)
 	for f := range m.Families {
 		fam := &m.Families[f]
-		var why []string
 		for _, a := range fam.Arcs {
-			if r := tooBig(f, a.Place); r != "" {
-				why = append(why, r)
+			if !fits(f, a.Place) {
 				continue
 			}
 			if a.Score < 0 && !fam.Must && !keepNegative {
@@ -162,6 +195,12 @@ func newProb(m *Model) (*prob, error) {
 		if fam.Must && p.famStart[f+1] == p.famStart[f] {
 			if len(fam.Arcs) == 0 {
 				return nil, infeasible("family %d must be placed but has no allowed place", f)
+			}
+			var why []string
+			for _, a := range fam.Arcs {
+				if r := tooBig(f, a.Place); r != "" {
+					why = append(why, r)
+				}
 			}
 			if len(why) > 3 {
 				why = append(why[:3], fmt.Sprintf("and %d more", len(why)-3))
@@ -246,7 +285,7 @@ func listInts(v []int) string {
 	return b.String()
 }
 
-// buildRows lists the coupling rows that can bind and each arc's coefficients in them.
+// buildRows lists the coupling rows that can bind and the rows of each place.
 // A capacity row is dropped when all the families that could go there fit together.
 func (p *prob) buildRows() error {
 	m, D := p.m, p.D
@@ -350,8 +389,18 @@ func (p *prob) buildRows() error {
 	}
 	p.K = len(p.rowKind)
 	p.K0 = p.K
-	// The coefficients of each arc: its family's need in the dimension of each row of
-	// its place. A place listed twice in a group would count twice, as in Model.Value.
+	p.placeRows = rowsOf
+	return nil
+}
+
+// buildCoefs sets each arc's coefficients (cStart, cRow, cVal): its family's need in
+// the dimension of each row of its place. A place listed twice in a group would
+// count twice, as in Model.Value.
+func (p *prob) buildCoefs() {
+	if p.cStart != nil {
+		return
+	}
+	rowsOf := p.placeRows
 	p.cStart = make([]int32, len(p.arcPlace)+1)
 	nz := 0
 	for j, pl := range p.arcPlace {
@@ -373,7 +422,6 @@ func (p *prob) buildRows() error {
 		}
 		p.cStart[j+1] = int32(len(p.cRow))
 	}
-	return nil
 }
 
 // rowName says which constraint a coupling row is, for reasons.
@@ -396,12 +444,15 @@ func (p *prob) rowName(k int) string {
 // solve dispatches: the exact LP branch-and-bound while the coupling rows are few,
 // the Lagrangian method beyond.
 func solve(ctx context.Context, m *Model, opts Options) (*Solution, error) {
-	p, err := newProb(m)
+	p, err := newProbRows(m)
 	if ie, ok := errors.AsType[*infeasibleError](err); ok {
 		return &Solution{Status: Infeasible, Reason: ie.reason}, nil
 	}
 	if err != nil {
 		return nil, err
+	}
+	if flowShaped(p) || p.K <= maxLPRows {
+		p.buildCoefs()
 	}
 	var s *Solution
 	if flowShaped(p) {

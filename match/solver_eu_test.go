@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -226,7 +227,15 @@ func TestLagrangeAgainstCBC(t *testing.T) {
 // TestLagrangeDeterministic: without a time limit the Lagrangian method gives the
 // same answer every time (parallel work is split in fixed ranges).
 func TestLagrangeDeterministic(t *testing.T) {
-	m, _, err := match.Generate(2, match.GenConfig{Families: 3000, Localities: 10, Groups: true}).Compile()
+	// 260 places, and 1 040 (the knapsack bound's steps split the places over the
+	// workers from 1 000 on).
+	for _, loc := range []int{10, 40} {
+		lagrangeDeterministic(t, loc)
+	}
+}
+
+func lagrangeDeterministic(t *testing.T, localities int) {
+	m, _, err := match.Generate(2, match.GenConfig{Families: 2000, Localities: localities, Groups: true}).Compile()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,4 +397,73 @@ func BenchmarkResolveGenerate(b *testing.B) {
 	}
 	b.ReportMetric(float64(moved), "moved")
 	b.ReportMetric(100*s.Gap(), "gap%")
+}
+
+// TestEUTrace prints the Lagrangian method's progress on the EU-scale models, with
+// the time since the start (MATCH_EU_TRACE=1; for tuning, it asserts nothing
+// beyond soundness).
+func TestEUTrace(t *testing.T) {
+	if os.Getenv("MATCH_EU_TRACE") == "" {
+		t.Skip("MATCH_EU_TRACE not set")
+	}
+	gen, _, err := match.Generate(1, match.GenConfig{}).Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	models := []struct {
+		name string
+		m    *match.Model
+	}{{"generate", gen}, {"euModel", euModel(1, 12000, 26, 40)}}
+	for _, c := range models {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			defer match.SetLagTrace(func(format string, args ...any) {
+				t.Logf("%6.3fs "+format, append([]any{time.Since(start).Seconds()}, args...)...)
+			})()
+			defer match.SetLagGapParts(func(L, loss, slack float64, off int) {
+				t.Logf("gap at the last prices: L %.4f = value + %.4f off the best reduced scores (%d families) + %.4f priced room", L, loss, off, slack)
+			})()
+			limit := 2 * time.Second
+			if x, err := time.ParseDuration(os.Getenv("MATCH_EU_LIMIT")); err == nil {
+				limit = x
+			}
+			gap := 1e-3
+			if g, err := strconv.ParseFloat(os.Getenv("MATCH_EU_GAP"), 64); err == nil {
+				gap = g
+			}
+			s, err := match.Solve(context.Background(), c.m, match.Options{Gap: gap, TimeLimit: limit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s value %.4f bound %.4f gap %.4f%% in %v", s.Status, s.Value, s.Bound, 100*s.Gap(), s.Elapsed)
+			if s.Bound < s.Value {
+				t.Fatalf("bound %v < value %v", s.Bound, s.Value)
+			}
+		})
+	}
+}
+
+// TestEUTraceResolve prints the progress of a re-solve of the synthetic EU model
+// after one override (MATCH_EU_TRACE=1).
+func TestEUTraceResolve(t *testing.T) {
+	if os.Getenv("MATCH_EU_TRACE") == "" {
+		t.Skip("MATCH_EU_TRACE not set")
+	}
+	m := euModel(1, 12000, 26, 40)
+	first, err := match.Solve(context.Background(), m, match.Options{Gap: 1e-3, TimeLimit: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("first: %s value %.4f bound %.4f gap %.4f%%", first.Status, first.Value, first.Bound, 100*first.Gap())
+	f := slices.IndexFunc(first.Place, func(p int) bool { return p >= 0 })
+	m2 := override(m, f, first.Place[f])
+	start := time.Now()
+	defer match.SetLagTrace(func(format string, args ...any) {
+		t.Logf("%6.3fs "+format, append([]any{time.Since(start).Seconds()}, args...)...)
+	})()
+	s, err := match.Solve(context.Background(), m2, match.Options{Gap: 1e-3, Start: first.Place, Prices: first.Prices, TimeLimit: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s value %.4f bound %.4f gap %.4f%% in %v", s.Status, s.Value, s.Bound, 100*s.Gap(), s.Elapsed)
 }

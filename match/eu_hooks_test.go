@@ -1,0 +1,44 @@
+package match
+
+// SetLagTrace lets the external tests watch the Lagrangian method's progress; it
+// returns the function that puts the previous hook back.
+func SetLagTrace(f func(format string, args ...any)) (restore func()) {
+	old := lagTrace
+	lagTrace = f
+	return func() { lagTrace = old }
+}
+
+// SetLagGapParts makes the end of a Lagrangian solve report how its gap splits, at
+// the prices of the last full pass: L − value = (families off their best reduced
+// score) + (priced rows with room left).
+func SetLagGapParts(report func(L, loss, slack float64, off int)) (restore func()) {
+	old := lagDebug
+	lagDebug = func(u *euDual, e *euPrimal) {
+		p := u.p
+		L, loss, slack, off := u.rowTerm(u.lam, true), 0.0, 0.0, 0
+		for f := range p.n {
+			b := 0.0
+			if a := u.best[f]; a >= 0 {
+				b = u.red[a]
+			}
+			L += b
+			r := 0.0
+			if a := e.arc[f]; a >= 0 {
+				r = u.red[a]
+			}
+			if b-r > 1e-9 {
+				off++
+			}
+			loss += b - r
+		}
+		for k, l := range u.lam {
+			if u.sign[k] > 0 {
+				slack += l * (p.rowHi[k] - e.used[k])
+			} else {
+				slack += l * (e.used[k] - p.rowLo[k])
+			}
+		}
+		report(L, loss, slack, off)
+	}
+	return func() { lagDebug = old }
+}

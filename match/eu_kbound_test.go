@@ -1,0 +1,54 @@
+package match
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestKnapsackBoundSound: on generated models with small localities, which the
+// Lagrangian method solves with the knapsack bound, the bound it reports is at least
+// the optimum the exact branch-and-bound proves, and at most L(λ).
+func TestKnapsackBoundSound(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		m, _, err := Generate(seed, GenConfig{Families: 240, Localities: 6, StatesPerFamily: 3, LocalitiesPerState: 3}).Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := newProb(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		exact, err := solveBnB(context.Background(), p, Options{Gap: 1e-9, TimeLimit: 30 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if exact.Status != Optimal {
+			t.Skipf("seed %d: the exact method did not finish (%s)", seed, exact.Status)
+		}
+		opt := exact.Value
+		lag, err := solveLagrange(context.Background(), p, Options{Gap: 1e-9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lag.Bound < opt-1e-6 || lag.Value > opt+1e-6 {
+			t.Fatalf("seed %d: Lagrangian value %v bound %v, optimum %v", seed, lag.Value, lag.Bound, opt)
+		}
+		// The knapsack bound on its own, at the Lagrangian method's final prices and
+		// from there by its steps: at least the optimum, at most L.
+		u := newEUDual(p)
+		for k := range p.K0 {
+			u.lam[k] = lag.Prices.lam[rowID{p.rowKind[k], p.rowRef[k], p.rowDim[k]}]
+		}
+		L := u.full(-1, 0, 0)
+		kb := newKnapBound(u)
+		first := kb.steps(1, opt, nil)
+		best := kb.steps(30, opt, nil)
+		if first > L+1e-6 || best > first || best < opt-1e-6 {
+			t.Fatalf("seed %d: L %v, knapsack bound %v then %v, optimum %v", seed, L, first, best, opt)
+		}
+		t.Logf("seed %d: %d rows, optimum %.4f (exact method, %v); L %.4f, knapsack bound %.4f then %.4f; Lagrangian %.4f / %.4f",
+			seed, p.K0, opt, time.Since(start), L, first, best, lag.Value, lag.Bound)
+	}
+}
