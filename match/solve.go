@@ -451,11 +451,12 @@ func solve(ctx context.Context, m *Model, opts Options) (*Solution, error) {
 	if err != nil {
 		return nil, err
 	}
-	if flowShaped(p) || p.K <= maxLPRows {
+	flow := flowShaped(p)
+	if flow || p.K <= maxLPRows {
 		p.buildCoefs()
 	}
 	var s *Solution
-	if flowShaped(p) {
+	if flow {
 		// One-person families: a network flow, exact without branching (flow.go).
 		s, err = solveFlow(ctx, p, opts)
 		if errors.Is(err, context.DeadlineExceeded) {
