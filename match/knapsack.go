@@ -32,16 +32,18 @@ type kpPlace struct {
 }
 
 type knapLag struct {
-	forced []bool // arcs forced in (node bounds only)
-	kpVal  []float64
-	p      *prob
-	places []kpPlace
-	u      []float64
-	dead   []bool // arcs removed
-	dp     []float64
-	take   []bool
-	sel    [][]int32 // per place: the arcs of the last solution
-	cnt    []float64 // per family: times chosen
+	forced  []bool    // arcs forced in (node bounds only)
+	kpVal   []float64 // per place: the value that node bounds start from
+	rootIn  []bool    // per arc: in the solution of its place that has value kpVal
+	touched []bool    // per place: scratch of nodeBound
+	p       *prob
+	places  []kpPlace
+	u       []float64
+	dead    []bool // arcs removed
+	dp      []float64
+	take    []bool
+	sel     [][]int32 // per place: the arcs of the last solution
+	cnt     []float64 // per family: times chosen
 }
 
 // newKnapLag returns nil when the model does not have the required shape or the
@@ -479,14 +481,11 @@ func (b *bnb) knapsackRoot() float64 {
 	}
 	b.kl = k
 	k.kpVal = make([]float64, len(k.places))
-	b.klL = 0
-	for _, u := range k.u {
-		b.klL += u
-	}
+	k.rootIn = make([]bool, len(p.arcPlace))
 	for pl := range k.places {
-		k.kpVal[pl] = k.solvePlace(pl)
-		b.klL += k.kpVal[pl]
+		k.setRoot(pl)
 	}
+	b.klL = k.rootL()
 	l.computePrimal()
 	if r := l.solve(math.Inf(1), 1<<30); r == lpOptimal {
 		b.rootZ = -l.objective()
@@ -504,12 +503,50 @@ func (b *bnb) fixByKnapsack() {
 	if b.kl == nil {
 		return
 	}
-	for _, a := range b.kl.fixArcs(b.klL, b.incVal+b.gapAbs()) {
+	k := b.kl
+	redo := map[int32]bool{}
+	for _, a := range k.fixArcs(b.klL, b.incVal+b.gapAbs()) {
 		if b.rootLo[a] == 0 {
 			b.rootUp[a] = 0
 			b.rootDirty = append(b.rootDirty, a)
 		}
+		if k.rootIn[a] {
+			redo[k.p.arcPlace[a]] = true
+		}
 	}
+	// A place whose stored solution lost an arc is solved again, so that the stored
+	// solutions stay feasible (nodeBound relies on it); in place order, for
+	// determinism.
+	for pl := range k.places {
+		if redo[int32(pl)] {
+			k.setRoot(pl)
+		}
+	}
+	b.klL = k.rootL()
+}
+
+// setRoot solves place pl at the current multipliers and dead arcs and stores the
+// value and solution that node bounds start from.
+func (k *knapLag) setRoot(pl int) {
+	for _, a := range k.places[pl].items {
+		k.rootIn[a] = false
+	}
+	k.kpVal[pl] = k.solvePlace(pl)
+	for _, a := range k.sel[pl] {
+		k.rootIn[a] = true
+	}
+}
+
+// rootL is the bound Σ u + Σ KP at the stored place values.
+func (k *knapLag) rootL() float64 {
+	L := 0.0
+	for _, u := range k.u {
+		L += u
+	}
+	for _, v := range k.kpVal {
+		L += v
+	}
+	return L
 }
 
 // nodeBound is the Lagrangian bound at the multipliers found at the root for a node
@@ -524,12 +561,21 @@ func (b *bnb) nodeBound(fixes []fix) float64 {
 		k.forced = make([]bool, len(p.arcPlace))
 	}
 	var changed []int32
-	touched := map[int32]bool{}
+	if k.touched == nil {
+		k.touched = make([]bool, len(k.places))
+	}
+	touched := k.touched
+	clear(touched)
+	// A place needs solving again only when the change meets its stored solution:
+	// the node's knapsack is a restriction of the stored one, so when the stored
+	// solution stays feasible their values are equal.
 	kill := func(a int32) {
 		if !k.dead[a] {
 			k.dead[a] = true
 			changed = append(changed, a)
-			touched[p.arcPlace[a]] = true
+			if k.rootIn[a] {
+				touched[p.arcPlace[a]] = true
+			}
 		}
 	}
 	var forced []int32
@@ -555,7 +601,9 @@ func (b *bnb) nodeBound(fixes []fix) float64 {
 		}
 		k.forced[a] = true
 		forced = append(forced, a)
-		touched[p.arcPlace[a]] = true
+		if !k.rootIn[a] {
+			touched[p.arcPlace[a]] = true
+		}
 		f := p.arcFam[a]
 		for o := p.famStart[f]; o < p.famStart[f+1]; o++ {
 			if o != a {
@@ -563,8 +611,12 @@ func (b *bnb) nodeBound(fixes []fix) float64 {
 			}
 		}
 	}
+	// Places in order: the float sum must not depend on map order.
 	L := b.klL
-	for pl := range touched {
+	for pl, t := range touched {
+		if !t {
+			continue
+		}
 		kp := &k.places[pl]
 		order := make([]int, 0, len(kp.items))
 		for i, a := range kp.items { // forced items first

@@ -1,6 +1,8 @@
 package match
 
-import "math"
+import (
+	"math"
+)
 
 // Relaxation-induced neighbourhood search (RINS): the families on which the
 // incumbent and an LP solution agree keep their place, and the others are placed
