@@ -77,6 +77,11 @@ type bnb struct {
 	kl        *knapLag
 	klL       float64
 	rootDirty []int32
+
+	// RINS during the search (rins.go): the node at which it runs next, the wait
+	// after that, and the neighbourhoods searched around the incumbent.
+	rinsNext, rinsWait int
+	rinsSeen           map[uint64]bool
 }
 
 // gapAbs is the absolute gap below which a node cannot improve on the incumbent.
@@ -93,6 +98,7 @@ func (b *bnb) offer(s *packing) {
 			b.inc.copyFrom(s)
 		}
 		b.incVal = s.value
+		clear(b.rinsSeen)
 		b.fixByRootCosts()
 		b.fixByKnapsack()
 	}
@@ -211,9 +217,7 @@ func solveBnB(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 				}
 			}
 		}
-		if b.nodes%rinsEvery == 0 {
-			b.rins(l.x, rinsNodes)
-		}
+		b.rinsTree(l.x)
 		if b.nodes%16 == 1 {
 			b.round()
 			if b.inc != nil && z <= b.incVal+b.gapAbs() {

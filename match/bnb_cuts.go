@@ -1,8 +1,6 @@
 package match
 
-import (
-	"math"
-)
+import "math"
 
 // Gomory mixed-integer cuts at the root. In this formulation every column is
 // integer in an integer solution — arcs are 0/1, a family slack counts its
