@@ -36,6 +36,7 @@ type knapLag struct {
 	kpVal   []float64 // per place: the value that node bounds start from
 	rootIn  []bool    // per arc: in the solution of its place that has value kpVal
 	touched []bool    // per place: scratch of nodeBound
+	u0      []float64 // scratch of nodeBound
 	p       *prob
 	places  []kpPlace
 	u       []float64
@@ -166,6 +167,9 @@ func (k *knapLag) table(kp *kpPlace, order []int, tab []float64, take []bool, ke
 			for s := S - 1; s >= 0; s-- {
 				if s >= off && fitsState(co, w) {
 					cur[s] = prev[s-off] + pr
+					if tk != nil {
+						tk[s] = true
+					}
 				} else {
 					cur[s] = math.Inf(-1)
 				}
@@ -248,6 +252,9 @@ func (k *knapLag) solvePlace(pl int) float64 {
 	k.table(kp, order, k.dp, k.take, false)
 	v := k.dp[kp.S-1]
 	k.sel[pl] = k.sel[pl][:0]
+	if math.IsInf(v, -1) {
+		return v // the forced items do not fit: no solution to trace
+	}
 	s := kp.S - 1
 	for i := n - 1; i >= 0; i-- {
 		if k.take[i*kp.S+s] {
@@ -480,6 +487,15 @@ func (b *bnb) knapsackRoot() float64 {
 		}
 	}
 	b.kl = k
+	// Subgradient steps at the nodes, when one evaluation of the knapsacks is cheap.
+	work := 0
+	for pl := range k.places {
+		work += k.places[pl].S * (len(k.places[pl].items) + 1)
+	}
+	if work <= nodeLagMaxWork {
+		b.lagIters = nodeLagIters
+	}
+	b.order = order
 	k.kpVal = make([]float64, len(k.places))
 	k.rootIn = make([]bool, len(p.arcPlace))
 	for pl := range k.places {
@@ -552,10 +568,10 @@ func (k *knapLag) rootL() float64 {
 // nodeBound is the Lagrangian bound at the multipliers found at the root for a node
 // with the given fixes: only the places the fixes touch are solved again, the others
 // keep their root values (valid: arcs removed since only lower them).
-func (b *bnb) nodeBound(fixes []fix) float64 {
+func (b *bnb) nodeBound(fixes []fix, iters int, uStart []float64) (float64, []float64) {
 	k, p := b.kl, b.p
 	if k == nil || len(fixes) == 0 {
-		return math.Inf(1)
+		return math.Inf(1), nil
 	}
 	if k.forced == nil {
 		k.forced = make([]bool, len(p.arcPlace))
@@ -597,7 +613,7 @@ func (b *bnb) nodeBound(fixes []fix) float64 {
 			continue
 		}
 		if k.dead[a] {
-			return math.Inf(-1) // an arc already removed is forced in: nothing better below
+			return math.Inf(-1), nil // an arc already removed is forced in: nothing better below
 		}
 		k.forced[a] = true
 		forced = append(forced, a)
@@ -632,5 +648,34 @@ func (b *bnb) nodeBound(fixes []fix) float64 {
 		k.table(kp, order, k.dp, nil, false)
 		L += k.dp[kp.S-1] - k.kpVal[pl]
 	}
-	return L
+	var uBest []float64
+	if lim := b.incVal + b.gapAbs(); iters > 0 && L > lim {
+		// The root's multipliers are not the node's best: a few subgradient steps
+		// from the parent's (every value of L(u) is a bound), on the node's
+		// knapsacks; the children start from where this node ends.
+		u0 := append(k.u0[:0], k.u...)
+		k.u0 = u0
+		if uStart != nil {
+			copy(k.u, uStart)
+		}
+		// The knapsack solutions at the node's multipliers also give assignments.
+		// (Kept aside, not offered here: a new incumbent fixes arcs in the
+		// knapsacks, which now hold the node's fixes.)
+		offer := func() {
+			k.primal(b.work, b.order)
+			if b.work.feasible() && b.work.value > b.incVal+1e-12 &&
+				(b.lagSol == nil || b.work.value > b.lagSol.value) {
+				if b.lagSol == nil {
+					b.lagSol = b.work.clone()
+				} else {
+					b.lagSol.copyFrom(b.work)
+				}
+			}
+		}
+		L = min(L, k.optimize(iters, func() float64 { return b.incVal }, offer,
+			func(L float64) bool { return L <= b.incVal+b.gapAbs() }))
+		uBest = slices.Clone(k.u)
+		copy(k.u, u0)
+	}
+	return L, uBest
 }
