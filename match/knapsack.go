@@ -191,11 +191,23 @@ func (k *knapLag) table(kp *kpPlace, order []int, tab []float64, take []bool, ke
 func boxUpdate(kp *kpPlace, w []int, off int, pr float64, prev, cur []float64, tk []bool) {
 	caps, stride := kp.caps, kp.stride
 	if len(caps) == 1 {
-		for s := caps[0]; s >= w[0]; s-- {
-			if v := prev[s-off] + pr; v > cur[s] {
-				cur[s] = v
-				if tk != nil {
-					tk[s] = true
+		if w[0] > caps[0] {
+			return
+		}
+		n := caps[0] - w[0] + 1
+		cs, ps := cur[w[0]:w[0]+n], prev[:n]
+		if tk == nil {
+			for i := n - 1; i >= 0; i-- {
+				if v := ps[i] + pr; v > cs[i] {
+					cs[i] = v
+				}
+			}
+		} else {
+			ts := tk[w[0] : w[0]+n]
+			for i := n - 1; i >= 0; i-- {
+				if v := ps[i] + pr; v > cs[i] {
+					cs[i] = v
+					ts[i] = true
 				}
 			}
 		}
@@ -213,14 +225,25 @@ func boxUpdate(kp *kpPlace, w []int, off int, pr float64, prev, cur []float64, t
 		co[d] = caps[d]
 	}
 	lo0, hi0 := w[0], caps[0]
+	n := hi0 - lo0 + 1
 	for {
-		// The run along dimension 0 is contiguous.
-		for c := hi0; c >= lo0; c-- {
-			t := s - (hi0 - c)
-			if v := prev[t-off] + pr; v > cur[t] {
-				cur[t] = v
-				if tk != nil {
-					tk[t] = true
+		// The run along dimension 0 is contiguous: states s−n+1..s. Slices of
+		// exactly the run's length let the compiler drop the bounds checks; the run
+		// is walked downwards, as prev and cur may be the same row.
+		base := s - n + 1
+		cs, ps := cur[base:base+n], prev[base-off:base-off+n]
+		if tk == nil {
+			for i := n - 1; i >= 0; i-- {
+				if v := ps[i] + pr; v > cs[i] {
+					cs[i] = v
+				}
+			}
+		} else {
+			ts := tk[base : base+n]
+			for i := n - 1; i >= 0; i-- {
+				if v := ps[i] + pr; v > cs[i] {
+					cs[i] = v
+					ts[i] = true
 				}
 			}
 		}
