@@ -331,6 +331,18 @@ func (b *bnb) seq() int { b.nextSeq++; return b.nextSeq }
 // nonbasic columns whose bounds changed at the bound their reduced cost asks for.
 func (b *bnb) apply(fixes []fix) {
 	l := b.l
+	// The arcs fixed for the whole search leave the simplex's loops (lp.frozen),
+	// which is sound only when their bounds in the LP are fixed too: fixByRootCosts
+	// changes the root bounds without telling the LP, so they go through rootDirty.
+	if l.frozen == nil {
+		l.frozen = make([]bool, l.nCo)
+	}
+	for j := range l.nA {
+		if !l.frozen[j] && b.rootLo[j] == b.rootUp[j] {
+			l.frozen[j] = true
+			b.rootDirty = append(b.rootDirty, int32(j))
+		}
+	}
 	for _, fx := range b.applied {
 		j := fx.col
 		l.lo[j], l.up[j] = b.rootLo[j], b.rootUp[j]
