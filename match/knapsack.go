@@ -32,19 +32,20 @@ type kpPlace struct {
 }
 
 type knapLag struct {
-	forced  []bool    // arcs forced in (node bounds only)
-	kpVal   []float64 // per place: the value that node bounds start from
-	rootIn  []bool    // per arc: in the solution of its place that has value kpVal
-	touched []bool    // per place: scratch of nodeBound
-	u0      []float64 // scratch of nodeBound
-	p       *prob
-	places  []kpPlace
-	u       []float64
-	dead    []bool // arcs removed
-	dp      []float64
-	take    []bool
-	sel     [][]int32 // per place: the arcs of the last solution
-	cnt     []float64 // per family: times chosen
+	forced    []bool    // arcs forced in (node bounds only)
+	kpVal     []float64 // per place: the value that node bounds start from
+	rootIn    []bool    // per arc: in the solution of its place that has value kpVal
+	touched   []bool    // per place: scratch of nodeBound
+	u0        []float64 // scratch of nodeBound
+	stallStop int       // optimize stops after this many steps without progress (0: never)
+	p         *prob
+	places    []kpPlace
+	u         []float64
+	dead      []bool // arcs removed
+	dp        []float64
+	take      []bool
+	sel       [][]int32 // per place: the arcs of the last solution
+	cnt       []float64 // per family: times chosen
 }
 
 // newKnapLag returns nil when the model does not have the required shape or the
@@ -348,7 +349,9 @@ func (k *knapLag) optimize(iters int, target func() float64, offer func(), stop 
 			best = L
 			copy(bestU, k.u)
 			stall = 0
-		} else if stall++; stall >= 15 {
+		} else if stall++; k.stallStop > 0 && stall >= k.stallStop {
+			break
+		} else if stall >= 15 {
 			theta /= 2
 			stall = 0
 		}
@@ -695,8 +698,10 @@ func (b *bnb) nodeBound(fixes []fix, iters int, uStart []float64) (float64, []fl
 				}
 			}
 		}
+		k.stallStop = nodeLagStall
 		L = min(L, k.optimize(iters, func() float64 { return b.incVal }, offer,
 			func(L float64) bool { return L <= b.incVal+b.gapAbs() }))
+		k.stallStop = 0
 		uBest = slices.Clone(k.u)
 		copy(k.u, u0)
 	}
