@@ -38,6 +38,7 @@ type knapLag struct {
 	touched   []bool    // per place: scratch of nodeBound
 	u0        []float64 // scratch of nodeBound
 	stallStop int       // optimize stops after this many steps without progress (0: never)
+	pre, suf  []float64 // scratch of fixArcs
 	p         *prob
 	places    []kpPlace
 	u         []float64
@@ -400,8 +401,11 @@ func (k *knapLag) fixArcs(L, lim float64) []int32 {
 		for i := range n {
 			fwd[i], bwd[i] = i, n-1-i
 		}
-		pre := make([]float64, (n+1)*S)
-		suf := make([]float64, (n+1)*S)
+		// Reused between calls (table writes every row before reading it): fresh
+		// tables cost more in allocation and clearing than in filling.
+		k.pre = slices.Grow(k.pre[:0], (n+1)*S)[:(n+1)*S]
+		k.suf = slices.Grow(k.suf[:0], (n+1)*S)[:(n+1)*S]
+		pre, suf := k.pre, k.suf
 		k.table(kp, fwd, pre, nil, true) // pre row i: items < i
 		k.table(kp, bwd, suf, nil, true) // suf row j: the last j items
 		co := make([]int, len(kp.caps))
