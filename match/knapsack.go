@@ -3,6 +3,7 @@ package match
 import (
 	"math"
 	"slices"
+	"sync"
 )
 
 // Lagrangian relaxation of the assignment rows (Σ_p x[f,p] ≤ 1, multipliers u_f ≥ 0)
@@ -20,6 +21,7 @@ const (
 	kpMaxStates = 200000
 	kpMaxWork   = 3000000
 	kpMaxTotal  = 20000000 // over all places: the work of one evaluation
+	kpSplitWork = 1000000  // from this work on, an evaluation runs on two goroutines
 )
 
 type kpPlace struct {
@@ -39,6 +41,10 @@ type knapLag struct {
 	u0        []float64 // scratch of nodeBound
 	stallStop int       // optimize stops after this many steps without progress (0: never)
 	pre, suf  []float64 // scratch of fixArcs
+	vals      []float64 // per place: its value in the last evaluation
+	split     int       // evaluate solves places split.. on a second goroutine (0: not)
+	dp2       []float64 // the second goroutine's scratch
+	take2     []bool
 	p         *prob
 	places    []kpPlace
 	u         []float64
@@ -110,6 +116,22 @@ func newKnapLag(p *prob) *knapLag {
 	}
 	k.dp = make([]float64, maxS)
 	k.take = make([]bool, maxS)
+	k.vals = make([]float64, len(k.places))
+	if total >= kpSplitWork {
+		// Places split in two ranges of about equal work, solved side by side.
+		half := 0
+		for pl := range k.places {
+			if 2*half >= total {
+				k.split = pl
+				break
+			}
+			half += k.places[pl].S * (len(k.places[pl].items) + 1)
+		}
+		if k.split > 0 {
+			k.dp2 = make([]float64, maxS)
+			k.take2 = make([]bool, maxS)
+		}
+	}
 	return k
 }
 
@@ -268,21 +290,27 @@ func boxUpdate(kp *kpPlace, w []int, off int, pr float64, prev, cur []float64, t
 // solvePlace solves place pl's knapsack at the current multipliers, records its
 // solution in k.sel[pl] and returns its value.
 func (k *knapLag) solvePlace(pl int) float64 {
+	return k.solvePlaceIn(pl, k.dp, k.take)
+}
+
+// solvePlaceIn is solvePlace with the given scratch tables; places solved at the
+// same time need their own.
+func (k *knapLag) solvePlaceIn(pl int, dp []float64, take []bool) float64 {
 	kp := &k.places[pl]
 	n := len(kp.items)
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
-	k.table(kp, order, k.dp, k.take, false)
-	v := k.dp[kp.S-1]
+	k.table(kp, order, dp, take, false)
+	v := dp[kp.S-1]
 	k.sel[pl] = k.sel[pl][:0]
 	if math.IsInf(v, -1) {
 		return v // the forced items do not fit: no solution to trace
 	}
 	s := kp.S - 1
 	for i := n - 1; i >= 0; i-- {
-		if k.take[i*kp.S+s] {
+		if take[i*kp.S+s] {
 			k.sel[pl] = append(k.sel[pl], kp.items[i])
 			s -= kp.woff[i]
 		}
@@ -298,8 +326,28 @@ func (k *knapLag) evaluate() float64 {
 		L += u
 	}
 	clear(k.cnt)
+	if k.split > 0 {
+		// Two fixed ranges of places at once; the sum is taken in place order
+		// below, so the result does not depend on the schedule.
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for pl := k.split; pl < len(k.places); pl++ {
+				k.vals[pl] = k.solvePlaceIn(pl, k.dp2, k.take2)
+			}
+		}()
+		for pl := range k.split {
+			k.vals[pl] = k.solvePlace(pl)
+		}
+		wg.Wait()
+	} else {
+		for pl := range k.places {
+			k.vals[pl] = k.solvePlace(pl)
+		}
+	}
 	for pl := range k.places {
-		L += k.solvePlace(pl)
+		L += k.vals[pl]
 		for _, a := range k.sel[pl] {
 			k.cnt[k.p.arcFam[a]]++
 		}
