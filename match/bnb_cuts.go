@@ -1,8 +1,6 @@
 package match
 
-import (
-	"math"
-)
+import "math"
 
 // Gomory mixed-integer cuts at the root. In this formulation every column is
 // integer in an integer solution — arcs are 0/1, a family slack counts its
@@ -37,7 +35,7 @@ func (l *lp) gmi(r int, gamma []float64, tF, tC []float64) (rhs float64, ok bool
 	if f0 < cutMinFrac || f0 > 1-cutMinFrac {
 		return 0, false
 	}
-	l.pivotRow(r)
+	l.pivotRow(r, nil)
 	clear(gamma)
 	clear(tF)
 	clear(tC)

@@ -3,6 +3,7 @@ package match
 import (
 	"math"
 	"slices"
+	"sync"
 )
 
 // Lagrangian relaxation of the assignment rows (Σ_p x[f,p] ≤ 1, multipliers u_f ≥ 0)
@@ -20,6 +21,7 @@ const (
 	kpMaxStates = 200000
 	kpMaxWork   = 3000000
 	kpMaxTotal  = 20000000 // over all places: the work of one evaluation
+	kpSplitWork = 1000000  // from this work on, an evaluation runs on two goroutines
 )
 
 type kpPlace struct {
@@ -32,16 +34,25 @@ type kpPlace struct {
 }
 
 type knapLag struct {
-	forced []bool // arcs forced in (node bounds only)
-	kpVal  []float64
-	p      *prob
-	places []kpPlace
-	u      []float64
-	dead   []bool // arcs removed
-	dp     []float64
-	take   []bool
-	sel    [][]int32 // per place: the arcs of the last solution
-	cnt    []float64 // per family: times chosen
+	forced    []bool    // arcs forced in (node bounds only)
+	kpVal     []float64 // per place: the value that node bounds start from
+	rootIn    []bool    // per arc: in the solution of its place that has value kpVal
+	touched   []bool    // per place: scratch of nodeBound
+	u0        []float64 // scratch of nodeBound
+	stallStop int       // optimize stops after this many steps without progress (0: never)
+	pre, suf  []float64 // scratch of fixArcs
+	vals      []float64 // per place: its value in the last evaluation
+	split     int       // evaluate solves places split.. on a second goroutine (0: not)
+	dp2       []float64 // the second goroutine's scratch
+	take2     []bool
+	p         *prob
+	places    []kpPlace
+	u         []float64
+	dead      []bool // arcs removed
+	dp        []float64
+	take      []bool
+	sel       [][]int32 // per place: the arcs of the last solution
+	cnt       []float64 // per family: times chosen
 }
 
 // newKnapLag returns nil when the model does not have the required shape or the
@@ -105,6 +116,22 @@ func newKnapLag(p *prob) *knapLag {
 	}
 	k.dp = make([]float64, maxS)
 	k.take = make([]bool, maxS)
+	k.vals = make([]float64, len(k.places))
+	if total >= kpSplitWork {
+		// Places split in two ranges of about equal work, solved side by side.
+		half := 0
+		for pl := range k.places {
+			if 2*half >= total {
+				k.split = pl
+				break
+			}
+			half += k.places[pl].S * (len(k.places[pl].items) + 1)
+		}
+		if k.split > 0 {
+			k.dp2 = make([]float64, maxS)
+			k.take2 = make([]bool, maxS)
+		}
+	}
 	return k
 }
 
@@ -164,6 +191,9 @@ func (k *knapLag) table(kp *kpPlace, order []int, tab []float64, take []bool, ke
 			for s := S - 1; s >= 0; s-- {
 				if s >= off && fitsState(co, w) {
 					cur[s] = prev[s-off] + pr
+					if tk != nil {
+						tk[s] = true
+					}
 				} else {
 					cur[s] = math.Inf(-1)
 				}
@@ -185,11 +215,23 @@ func (k *knapLag) table(kp *kpPlace, order []int, tab []float64, take []bool, ke
 func boxUpdate(kp *kpPlace, w []int, off int, pr float64, prev, cur []float64, tk []bool) {
 	caps, stride := kp.caps, kp.stride
 	if len(caps) == 1 {
-		for s := caps[0]; s >= w[0]; s-- {
-			if v := prev[s-off] + pr; v > cur[s] {
-				cur[s] = v
-				if tk != nil {
-					tk[s] = true
+		if w[0] > caps[0] {
+			return
+		}
+		n := caps[0] - w[0] + 1
+		cs, ps := cur[w[0]:w[0]+n], prev[:n]
+		if tk == nil {
+			for i := n - 1; i >= 0; i-- {
+				if v := ps[i] + pr; v > cs[i] {
+					cs[i] = v
+				}
+			}
+		} else {
+			ts := tk[w[0] : w[0]+n]
+			for i := n - 1; i >= 0; i-- {
+				if v := ps[i] + pr; v > cs[i] {
+					cs[i] = v
+					ts[i] = true
 				}
 			}
 		}
@@ -207,14 +249,25 @@ func boxUpdate(kp *kpPlace, w []int, off int, pr float64, prev, cur []float64, t
 		co[d] = caps[d]
 	}
 	lo0, hi0 := w[0], caps[0]
+	n := hi0 - lo0 + 1
 	for {
-		// The run along dimension 0 is contiguous.
-		for c := hi0; c >= lo0; c-- {
-			t := s - (hi0 - c)
-			if v := prev[t-off] + pr; v > cur[t] {
-				cur[t] = v
-				if tk != nil {
-					tk[t] = true
+		// The run along dimension 0 is contiguous: states s−n+1..s. Slices of
+		// exactly the run's length let the compiler drop the bounds checks; the run
+		// is walked downwards, as prev and cur may be the same row.
+		base := s - n + 1
+		cs, ps := cur[base:base+n], prev[base-off:base-off+n]
+		if tk == nil {
+			for i := n - 1; i >= 0; i-- {
+				if v := ps[i] + pr; v > cs[i] {
+					cs[i] = v
+				}
+			}
+		} else {
+			ts := tk[base : base+n]
+			for i := n - 1; i >= 0; i-- {
+				if v := ps[i] + pr; v > cs[i] {
+					cs[i] = v
+					ts[i] = true
 				}
 			}
 		}
@@ -237,18 +290,27 @@ func boxUpdate(kp *kpPlace, w []int, off int, pr float64, prev, cur []float64, t
 // solvePlace solves place pl's knapsack at the current multipliers, records its
 // solution in k.sel[pl] and returns its value.
 func (k *knapLag) solvePlace(pl int) float64 {
+	return k.solvePlaceIn(pl, k.dp, k.take)
+}
+
+// solvePlaceIn is solvePlace with the given scratch tables; places solved at the
+// same time need their own.
+func (k *knapLag) solvePlaceIn(pl int, dp []float64, take []bool) float64 {
 	kp := &k.places[pl]
 	n := len(kp.items)
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
-	k.table(kp, order, k.dp, k.take, false)
-	v := k.dp[kp.S-1]
+	k.table(kp, order, dp, take, false)
+	v := dp[kp.S-1]
 	k.sel[pl] = k.sel[pl][:0]
+	if math.IsInf(v, -1) {
+		return v // the forced items do not fit: no solution to trace
+	}
 	s := kp.S - 1
 	for i := n - 1; i >= 0; i-- {
-		if k.take[i*kp.S+s] {
+		if take[i*kp.S+s] {
 			k.sel[pl] = append(k.sel[pl], kp.items[i])
 			s -= kp.woff[i]
 		}
@@ -264,8 +326,28 @@ func (k *knapLag) evaluate() float64 {
 		L += u
 	}
 	clear(k.cnt)
+	if k.split > 0 {
+		// Two fixed ranges of places at once; the sum is taken in place order
+		// below, so the result does not depend on the schedule.
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for pl := k.split; pl < len(k.places); pl++ {
+				k.vals[pl] = k.solvePlaceIn(pl, k.dp2, k.take2)
+			}
+		}()
+		for pl := range k.split {
+			k.vals[pl] = k.solvePlace(pl)
+		}
+		wg.Wait()
+	} else {
+		for pl := range k.places {
+			k.vals[pl] = k.solvePlace(pl)
+		}
+	}
 	for pl := range k.places {
-		L += k.solvePlace(pl)
+		L += k.vals[pl]
 		for _, a := range k.sel[pl] {
 			k.cnt[k.p.arcFam[a]]++
 		}
@@ -316,7 +398,9 @@ func (k *knapLag) optimize(iters int, target func() float64, offer func(), stop 
 			best = L
 			copy(bestU, k.u)
 			stall = 0
-		} else if stall++; stall >= 15 {
+		} else if stall++; k.stallStop > 0 && stall >= k.stallStop {
+			break
+		} else if stall >= 15 {
 			theta /= 2
 			stall = 0
 		}
@@ -365,8 +449,11 @@ func (k *knapLag) fixArcs(L, lim float64) []int32 {
 		for i := range n {
 			fwd[i], bwd[i] = i, n-1-i
 		}
-		pre := make([]float64, (n+1)*S)
-		suf := make([]float64, (n+1)*S)
+		// Reused between calls (table writes every row before reading it): fresh
+		// tables cost more in allocation and clearing than in filling.
+		k.pre = slices.Grow(k.pre[:0], (n+1)*S)[:(n+1)*S]
+		k.suf = slices.Grow(k.suf[:0], (n+1)*S)[:(n+1)*S]
+		pre, suf := k.pre, k.suf
 		k.table(kp, fwd, pre, nil, true) // pre row i: items < i
 		k.table(kp, bwd, suf, nil, true) // suf row j: the last j items
 		co := make([]int, len(kp.caps))
@@ -478,15 +565,21 @@ func (b *bnb) knapsackRoot() float64 {
 		}
 	}
 	b.kl = k
-	k.kpVal = make([]float64, len(k.places))
-	b.klL = 0
-	for _, u := range k.u {
-		b.klL += u
-	}
+	// Subgradient steps at the nodes, when one evaluation of the knapsacks is cheap.
+	work := 0
 	for pl := range k.places {
-		k.kpVal[pl] = k.solvePlace(pl)
-		b.klL += k.kpVal[pl]
+		work += k.places[pl].S * (len(k.places[pl].items) + 1)
 	}
+	if work <= nodeLagMaxWork {
+		b.lagIters = nodeLagIters
+	}
+	b.order = order
+	k.kpVal = make([]float64, len(k.places))
+	k.rootIn = make([]bool, len(p.arcPlace))
+	for pl := range k.places {
+		k.setRoot(pl)
+	}
+	b.klL = k.rootL()
 	l.computePrimal()
 	if r := l.solve(math.Inf(1), 1<<30); r == lpOptimal {
 		b.rootZ = -l.objective()
@@ -504,32 +597,79 @@ func (b *bnb) fixByKnapsack() {
 	if b.kl == nil {
 		return
 	}
-	for _, a := range b.kl.fixArcs(b.klL, b.incVal+b.gapAbs()) {
+	k := b.kl
+	redo := map[int32]bool{}
+	for _, a := range k.fixArcs(b.klL, b.incVal+b.gapAbs()) {
 		if b.rootLo[a] == 0 {
 			b.rootUp[a] = 0
 			b.rootDirty = append(b.rootDirty, a)
 		}
+		if k.rootIn[a] {
+			redo[k.p.arcPlace[a]] = true
+		}
 	}
+	// A place whose stored solution lost an arc is solved again, so that the stored
+	// solutions stay feasible (nodeBound relies on it); in place order, for
+	// determinism.
+	for pl := range k.places {
+		if redo[int32(pl)] {
+			k.setRoot(pl)
+		}
+	}
+	b.klL = k.rootL()
+}
+
+// setRoot solves place pl at the current multipliers and dead arcs and stores the
+// value and solution that node bounds start from.
+func (k *knapLag) setRoot(pl int) {
+	for _, a := range k.places[pl].items {
+		k.rootIn[a] = false
+	}
+	k.kpVal[pl] = k.solvePlace(pl)
+	for _, a := range k.sel[pl] {
+		k.rootIn[a] = true
+	}
+}
+
+// rootL is the bound Σ u + Σ KP at the stored place values.
+func (k *knapLag) rootL() float64 {
+	L := 0.0
+	for _, u := range k.u {
+		L += u
+	}
+	for _, v := range k.kpVal {
+		L += v
+	}
+	return L
 }
 
 // nodeBound is the Lagrangian bound at the multipliers found at the root for a node
 // with the given fixes: only the places the fixes touch are solved again, the others
 // keep their root values (valid: arcs removed since only lower them).
-func (b *bnb) nodeBound(fixes []fix) float64 {
+func (b *bnb) nodeBound(fixes []fix, iters int, uStart []float64) (float64, []float64) {
 	k, p := b.kl, b.p
 	if k == nil || len(fixes) == 0 {
-		return math.Inf(1)
+		return math.Inf(1), nil
 	}
 	if k.forced == nil {
 		k.forced = make([]bool, len(p.arcPlace))
 	}
 	var changed []int32
-	touched := map[int32]bool{}
+	if k.touched == nil {
+		k.touched = make([]bool, len(k.places))
+	}
+	touched := k.touched
+	clear(touched)
+	// A place needs solving again only when the change meets its stored solution:
+	// the node's knapsack is a restriction of the stored one, so when the stored
+	// solution stays feasible their values are equal.
 	kill := func(a int32) {
 		if !k.dead[a] {
 			k.dead[a] = true
 			changed = append(changed, a)
-			touched[p.arcPlace[a]] = true
+			if k.rootIn[a] {
+				touched[p.arcPlace[a]] = true
+			}
 		}
 	}
 	var forced []int32
@@ -551,11 +691,13 @@ func (b *bnb) nodeBound(fixes []fix) float64 {
 			continue
 		}
 		if k.dead[a] {
-			return math.Inf(-1) // an arc already removed is forced in: nothing better below
+			return math.Inf(-1), nil // an arc already removed is forced in: nothing better below
 		}
 		k.forced[a] = true
 		forced = append(forced, a)
-		touched[p.arcPlace[a]] = true
+		if !k.rootIn[a] {
+			touched[p.arcPlace[a]] = true
+		}
 		f := p.arcFam[a]
 		for o := p.famStart[f]; o < p.famStart[f+1]; o++ {
 			if o != a {
@@ -563,8 +705,12 @@ func (b *bnb) nodeBound(fixes []fix) float64 {
 			}
 		}
 	}
+	// Places in order: the float sum must not depend on map order.
 	L := b.klL
-	for pl := range touched {
+	for pl, t := range touched {
+		if !t {
+			continue
+		}
 		kp := &k.places[pl]
 		order := make([]int, 0, len(kp.items))
 		for i, a := range kp.items { // forced items first
@@ -580,5 +726,36 @@ func (b *bnb) nodeBound(fixes []fix) float64 {
 		k.table(kp, order, k.dp, nil, false)
 		L += k.dp[kp.S-1] - k.kpVal[pl]
 	}
-	return L
+	var uBest []float64
+	if lim := b.incVal + b.gapAbs(); iters > 0 && L > lim {
+		// The root's multipliers are not the node's best: a few subgradient steps
+		// from the parent's (every value of L(u) is a bound), on the node's
+		// knapsacks; the children start from where this node ends.
+		u0 := append(k.u0[:0], k.u...)
+		k.u0 = u0
+		if uStart != nil {
+			copy(k.u, uStart)
+		}
+		// The knapsack solutions at the node's multipliers also give assignments.
+		// (Kept aside, not offered here: a new incumbent fixes arcs in the
+		// knapsacks, which now hold the node's fixes.)
+		offer := func() {
+			k.primal(b.work, b.order)
+			if b.work.feasible() && b.work.value > b.incVal+1e-12 &&
+				(b.lagSol == nil || b.work.value > b.lagSol.value) {
+				if b.lagSol == nil {
+					b.lagSol = b.work.clone()
+				} else {
+					b.lagSol.copyFrom(b.work)
+				}
+			}
+		}
+		k.stallStop = nodeLagStall
+		L = min(L, k.optimize(iters, func() float64 { return b.incVal }, offer,
+			func(L float64) bool { return L <= b.incVal+b.gapAbs() }))
+		k.stallStop = 0
+		uBest = slices.Clone(k.u)
+		copy(k.u, u0)
+	}
+	return L, uBest
 }

@@ -52,6 +52,13 @@ type lp struct {
 	rowOf    []int
 	// ray is the leaving column when the last solve proved infeasibility.
 	ray int
+	// frozen marks the columns fixed for good (set by the search: arcs fixed for
+	// the whole tree by reduced costs or the knapsack Lagrangian, most of them in
+	// the end). They can never enter and their reduced costs are never read again,
+	// so solve leaves them out of pivot rows, ratio tests and reduced-cost updates:
+	// act lists the others during a solve.
+	frozen []bool
+	act    []int32
 }
 
 const (
@@ -416,9 +423,9 @@ func (l *lp) objective() float64 {
 	return s
 }
 
-// pivotRow computes row r of B⁻¹A into alpha for the nonbasic columns, r being the
-// basic column leaving.
-func (l *lp) pivotRow(r int) {
+// pivotRow computes row r of B⁻¹A into alpha for the nonbasic columns among cols
+// (nil: all), r being the basic column leaving.
+func (l *lp) pivotRow(r int, cols []int32) {
 	K := l.K
 	piC := l.piC
 	clear(piC)
@@ -448,16 +455,25 @@ func (l *lp) pivotRow(r int) {
 		}
 		l.piF[f] = l.aF(kj) * (e - l.dotC(kj, piC))
 	}
-	for j := range l.nCo {
+	row := func(j int) {
 		if l.stat[j] >= basicKey {
 			l.alpha[j] = 0
-			continue
+			return
 		}
 		a := l.dotC(j, piC)
 		if f := l.fam(j); f >= 0 {
 			a += l.piF[f] * l.aF(j)
 		}
 		l.alpha[j] = a
+	}
+	if cols == nil {
+		for j := range l.nCo {
+			row(j)
+		}
+		return
+	}
+	for _, j := range cols {
+		row(int(j))
 	}
 }
 
@@ -538,6 +554,12 @@ const (
 // basis is primal feasible, proven infeasible, or its objective reaches cutoff.
 func (l *lp) solve(cutoff float64, maxIter int) lpResult {
 	l.ray = -1
+	l.act = l.act[:0]
+	for j := range l.nCo {
+		if l.frozen == nil || !l.frozen[j] {
+			l.act = append(l.act, int32(j))
+		}
+	}
 	for it := 0; ; it++ {
 		if it >= maxIter {
 			return lpLimit
@@ -572,13 +594,14 @@ func (l *lp) solve(cutoff float64, maxIter int) lpResult {
 			}
 			return lpOptimal
 		}
-		l.pivotRow(r)
+		l.pivotRow(r, l.act)
 		// Ratio test (Harris, two passes): the entering column keeps all reduced
 		// costs of the right sign; among near-ties the largest |α| for stability.
 		// δ < 0: the leaving column rises to its lower bound, so columns at lower
 		// with α < 0 or at upper with α > 0 may enter; δ > 0: the opposite.
 		tmax := math.Inf(1)
-		for j := range l.nCo {
+		for _, jj := range l.act {
+			j := int(jj)
 			a := l.alpha[j]
 			if math.Abs(a) < tolPivot || !l.eligible(j, a, delta) {
 				continue
@@ -592,7 +615,8 @@ func (l *lp) solve(cutoff float64, maxIter int) lpResult {
 			return lpInfeasible
 		}
 		q, bestA := -1, 0.0
-		for j := range l.nCo {
+		for _, jj := range l.act {
+			j := int(jj)
 			a := l.alpha[j]
 			if math.Abs(a) < tolPivot || !l.eligible(j, a, delta) {
 				continue
@@ -609,8 +633,8 @@ func (l *lp) solve(cutoff float64, maxIter int) lpResult {
 			continue
 		}
 		thetaD := l.d[q] / l.alpha[q]
-		for j := range l.nCo {
-			if l.alpha[j] != 0 && l.stat[j] < basicKey {
+		for _, jj := range l.act {
+			if j := int(jj); l.alpha[j] != 0 && l.stat[j] < basicKey {
 				l.d[j] -= thetaD * l.alpha[j]
 			}
 		}

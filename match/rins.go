@@ -15,18 +15,41 @@ import "math"
 const (
 	rinsRootNodes = 3000 // nodes of the sub-search at the root
 	rinsNodes     = 500  // and of the ones during the search
-	rinsEvery     = 1000 // search nodes between two of those
+	rinsMaxGap    = 32   // most search nodes between two of those
 	rinsMinFree   = 5    // fewer free families: nothing to gain
 	rinsMaxShare  = 0.6  // more than this share of families free: too big a sub-search
 )
 
+// rinsTree runs RINS during the search: at first at every node, and after each
+// search that found nothing the wait until the next doubles (up to rinsMaxGap);
+// a better assignment brings it back to every node. A neighbourhood already
+// searched around the same incumbent is skipped. On HIAS model A the searches are
+// cheap (about 5 ms each) and find the improvements that the tree would find only
+// thousands of nodes later (rinsEvery 1000: 8986 nodes, every node: 1152).
+func (b *bnb) rinsTree(x []float64) {
+	if b.nodes < b.rinsNext {
+		return
+	}
+	v := b.incVal
+	if !b.rins(x, rinsNodes) {
+		b.rinsNext = b.nodes + 1
+		return
+	}
+	if b.incVal > v {
+		b.rinsWait = 1
+	} else {
+		b.rinsWait = min(2*max(b.rinsWait, 1), rinsMaxGap)
+	}
+	b.rinsNext = b.nodes + b.rinsWait
+}
+
 // rins runs one neighbourhood search around the incumbent and the LP solution x
-// (by column: arcs first), offering what it finds.
-func (b *bnb) rins(x []float64, nodes int) {
+// (by column: arcs first), offering what it finds. It reports whether it searched.
+func (b *bnb) rins(x []float64, nodes int) bool {
 	p := b.p
 	m := p.m
 	if b.inc == nil || b.opts.nodeLimit > 0 || len(m.Groups) > 0 || len(m.Mins) > 0 || b.ctx.Err() != nil {
-		return // sub-searches do not nest
+		return false // sub-searches do not nest
 	}
 	caps := make([][]int64, len(m.Places))
 	for pl := range caps {
@@ -54,8 +77,21 @@ func (b *bnb) rins(x []float64, nodes int) {
 		}
 	}
 	if len(free) < rinsMinFree || float64(len(free)) > rinsMaxShare*float64(p.n) {
-		return
+		return false
 	}
+	// The neighbourhood is fixed by the incumbent and the free families (the arcs
+	// fixed out change only with the incumbent): skip one already searched.
+	h := uint64(14695981039346656037)
+	for _, f := range free {
+		h = (h ^ uint64(f)) * 1099511628211
+	}
+	if b.rinsSeen == nil {
+		b.rinsSeen = map[uint64]bool{}
+	}
+	if b.rinsSeen[h] {
+		return false
+	}
+	b.rinsSeen[h] = true
 	sub := &Model{Dims: m.Dims}
 	for _, c := range caps {
 		sub.Places = append(sub.Places, Place{Cap: c})
@@ -82,7 +118,7 @@ func (b *bnb) rins(x []float64, nodes int) {
 	gap := b.opts.Gap
 	s, err := solve(b.ctx, sub, Options{Gap: gap, Start: start, nodeLimit: nodes})
 	if err != nil || s.Status == Infeasible || s.Value <= old+1e-9*math.Max(1, math.Abs(old)) {
-		return
+		return true
 	}
 	w := b.work
 	w.copyFrom(b.inc)
@@ -98,4 +134,5 @@ func (b *bnb) rins(x []float64, nodes int) {
 		w.set(f, na)
 	}
 	b.offer(w)
+	return true
 }
