@@ -333,23 +333,7 @@ func (kb *knapBound) primal(e *euPrimal) {
 			e.set(int(f), at[f])
 		}
 	}
-	key := make([]float64, p.n)
-	for f := range p.n {
-		b1, b2 := math.Inf(-1), math.Inf(-1)
-		if !p.must[f] {
-			b1 = 0
-		}
-		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
-			if r := u.red[a]; r > b1 {
-				b1, b2 = r, b1
-			} else if r > b2 {
-				b2 = r
-			}
-		}
-		key[f] = b1 - b2
-	}
-	e.greedy(orderBy(p, key), u.red)
-	e.fixMustAndMins()
+	u.fillByRegret(e)
 }
 
 // work is the last step's size: the cells of its dynamic programs.

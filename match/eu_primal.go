@@ -433,14 +433,7 @@ func (e *euPrimal) eject(fams []int32, arcs func(f int) []int32, budget int) flo
 					continue // even g's best arc would not make it pay
 				}
 				// g leaving every row of its place must cover the excess.
-				covers := true
-				for i, k := range e.blk {
-					if p.coef(g, p.rowDim[k]) < e.blkBy[i]-tolLoad {
-						covers = false
-						break
-					}
-				}
-				if !covers {
+				if !e.covers(g) {
 					continue
 				}
 				alts = alts[:0]
@@ -931,6 +924,18 @@ func (e *euPrimal) roomFor(f int, pl int32) bool {
 	p := e.p
 	for _, k := range e.plRows[pl] {
 		if c := p.coef(f, p.rowDim[k]); c > 0 && e.used[k]+c > p.rowHi[k]+tolLoad {
+			return false
+		}
+	}
+	return true
+}
+
+// covers says whether family g leaving its place frees at least the excess that
+// blocking found in each blocked row.
+func (e *euPrimal) covers(g int) bool {
+	p := e.p
+	for i, k := range e.blk {
+		if p.coef(g, p.rowDim[k]) < e.blkBy[i]-tolLoad {
 			return false
 		}
 	}

@@ -164,14 +164,7 @@ func (e *euPrimal) placeMust(f int) bool {
 		pl := p.arcPlace[b]
 		for _, gg := range e.at[pl] {
 			g := int(gg)
-			covers := true
-			for i, k := range e.blk {
-				if p.coef(g, p.rowDim[k]) < e.blkBy[i]-tolLoad {
-					covers = false
-					break
-				}
-			}
-			if !covers {
+			if !e.covers(g) {
 				continue
 			}
 			sg := p.arcScore[e.arc[g]]

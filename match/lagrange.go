@@ -292,8 +292,16 @@ func (u *euDual) quickPrimal(e *euPrimal) {
 // in order of best reduced score, each on its fitting arc of best reduced score;
 // then the families that must be placed and the minimums (heur.go).
 func (u *euDual) construct(e *euPrimal) {
-	p := u.p
 	e.reset()
+	u.fillByRegret(e)
+}
+
+// fillByRegret places the families still out, those with most to lose first (the
+// regret: best reduced score minus second best, staying out counting as 0 when
+// allowed), each on its fitting arc of best reduced score; then the families that
+// must be placed and the minimums.
+func (u *euDual) fillByRegret(e *euPrimal) {
+	p := u.p
 	key := make([]float64, p.n)
 	for f := range p.n {
 		b1, b2 := math.Inf(-1), math.Inf(-1)
