@@ -530,20 +530,8 @@ func newChainSearch(e *euPrimal, red []float64, cs, ca []int32, depth int) *chai
 	p := e.p
 	np := len(e.at)
 	c := &chainSearch{e: e, red: red, depth: depth, mark: make([]int32, p.n),
-		arcs: func(f int) []int32 { return ca[cs[f]:cs[f+1]] }, wStart: make([]int32, np+1)}
-	for _, a := range ca {
-		c.wStart[p.arcPlace[a]+1]++
-	}
-	for i := 1; i <= np; i++ {
-		c.wStart[i] += c.wStart[i-1]
-	}
-	c.wArc = make([]int32, len(ca))
-	pos := slices.Clone(c.wStart[:np])
-	for _, a := range ca {
-		pl := p.arcPlace[a]
-		c.wArc[pos[pl]] = a
-		pos[pl]++
-	}
+		arcs: func(f int) []int32 { return ca[cs[f]:cs[f+1]] }}
+	c.wStart, c.wArc = arcsByPlace(p, np, ca)
 	return c
 }
 
@@ -940,4 +928,24 @@ func (e *euPrimal) covers(g int) bool {
 		}
 	}
 	return true
+}
+
+// arcsByPlace lists the arcs ca by place (CSR over np places: place pl's are
+// arcs[start[pl]:start[pl+1]], in the order of ca).
+func arcsByPlace(p *prob, np int, ca []int32) (start, arcs []int32) {
+	start = make([]int32, np+1)
+	for _, a := range ca {
+		start[p.arcPlace[a]+1]++
+	}
+	for i := 1; i <= np; i++ {
+		start[i] += start[i-1]
+	}
+	arcs = make([]int32, len(ca))
+	pos := slices.Clone(start[:np])
+	for _, a := range ca {
+		pl := p.arcPlace[a]
+		arcs[pos[pl]] = a
+		pos[pl]++
+	}
+	return start, arcs
 }

@@ -50,21 +50,8 @@ type repItem struct {
 
 func newRepacker(e *euPrimal, cs, ca []int32) *repacker {
 	p := e.p
-	np := len(e.at)
-	r := &repacker{e: e, arcs: func(f int) []int32 { return ca[cs[f]:cs[f+1]] }, wStart: make([]int32, np+1)}
-	for _, a := range ca {
-		r.wStart[p.arcPlace[a]+1]++
-	}
-	for i := 1; i <= np; i++ {
-		r.wStart[i] += r.wStart[i-1]
-	}
-	r.wArc = make([]int32, len(ca))
-	pos := slices.Clone(r.wStart[:np])
-	for _, a := range ca {
-		pl := p.arcPlace[a]
-		r.wArc[pos[pl]] = a
-		pos[pl]++
-	}
+	r := &repacker{e: e, arcs: func(f int) []int32 { return ca[cs[f]:cs[f+1]] }}
+	r.wStart, r.wArc = arcsByPlace(p, len(e.at), ca)
 	return r
 }
 

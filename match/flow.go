@@ -867,21 +867,8 @@ func flowFallback(p *prob) *Solution {
 			bound += best[f]
 		}
 	}
-	order := make([]int32, p.n)
-	for f := range order {
-		order[f] = int32(f)
-	}
-	slices.SortStableFunc(order, func(a, b int32) int {
-		if p.must[a] != p.must[b] {
-			if p.must[a] {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(best[b], best[a])
-	})
 	s := newPacking(p)
-	s.greedy(order, func(a int32) float64 { return p.arcScore[a] })
+	s.greedy(orderBy(p, best), func(a int32) float64 { return p.arcScore[a] })
 	if !s.feasible() {
 		return nil
 	}
