@@ -25,8 +25,7 @@ import (
 // schedule.
 //
 // A re-solve (Options.Start, after an override) starts from the previous solution
-// and, when this process solved the model it came from, from its prices
-// (eu_warm.go): it repairs only around the families the override concerns and
+// and, when given them (Options.Prices), from its prices (eu_warm.go): it repairs only around the families the override concerns and
 // keeps the others where they were.
 //
 // Everything but the time limit is deterministic: the schedule depends only on the
@@ -288,9 +287,8 @@ func (u *euDual) quickPrimal(e *euPrimal) {
 	e.moves(nil, nil)
 }
 
-// construct places the families from scratch at the prices of the last full pass:
-// in order of best reduced score, each on its fitting arc of best reduced score;
-// then the families that must be placed and the minimums (heur.go).
+// construct places the families from scratch at the prices of the last full pass
+// (fillByRegret).
 func (u *euDual) construct(e *euPrimal) {
 	e.reset()
 	u.fillByRegret(e)
