@@ -25,8 +25,9 @@ import (
 // schedule.
 //
 // A re-solve (Options.Start, after an override) starts from the previous solution
-// and, when given them (Options.Prices), from its prices (eu_warm.go): it repairs only around the families the override concerns and
-// keeps the others where they were.
+// and, when given them (Options.Prices), from its prices (eu_warm.go): it repairs
+// only around the families the override concerns and keeps the others where they
+// were.
 //
 // Everything but the time limit is deterministic: the schedule depends only on the
 // model and the options, and parallel work is split in fixed ranges.
