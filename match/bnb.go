@@ -131,6 +131,13 @@ func (b *bnb) fixByRootCosts() {
 	}
 	slack := b.rootZ - b.incVal
 	for j, d := range b.rootD {
+		if b.rootLo[j] == b.rootUp[j] {
+			// Fixed already, perhaps in the root LP itself: an arc that the knapsack
+			// bound removed (knapsackRoot) and that left the basis at its upper
+			// bound, 0, has stat atUpper, and its reduced cost says nothing about
+			// setting it to 1.
+			continue
+		}
 		switch {
 		case b.rootStat[j] == atLower && d > slack+1e-12:
 			b.rootLo[j], b.rootUp[j] = 0, 0

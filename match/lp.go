@@ -37,7 +37,16 @@ type lp struct {
 	pos  []int32   // per column: working position, or -1
 	winv []float64 // K×K, row-major
 
-	nUpd  int // product-form updates since the last rebuild
+	nUpd int // product-form updates since the last rebuild
+	// stale counts the iterations since x and d were last computed from scratch
+	// (refresh), which solve does at most every 64. nUpd cannot stand for it: a
+	// change of key rebuilds W⁻¹ and resets nUpd, so in a run of such pivots (most
+	// pivots of these models) d was updated incrementally for ever and its rounding
+	// errors could grow without bound. The dual objective is a bound only while d
+	// is right: after a harmless change to the search had moved its pivots, errors
+	// of up to 50 in d made node LPs claim cut-offs 7 to 15 below their true bound,
+	// and two cbc cross-check models got wrong "optima" (TestLPDualsRefreshed).
+	stale int
 	iters int // total simplex iterations
 
 	// Scratch.
@@ -564,11 +573,8 @@ func (l *lp) solve(cutoff float64, maxIter int) lpResult {
 		if it >= maxIter {
 			return lpLimit
 		}
-		if l.nUpd >= 64 {
-			l.refactor()
-			l.computePrimal()
-			l.computeDuals()
-			l.fixDuals()
+		if l.nUpd >= 64 || l.stale >= 64 {
+			l.refresh()
 		}
 		if it&7 == 0 && l.objective() >= cutoff {
 			return lpCutoff
@@ -657,7 +663,17 @@ func (l *lp) solve(cutoff float64, maxIter int) lpResult {
 		l.d[r] = -thetaD
 		l.exchange(q, r, aq)
 		l.iters++
+		l.stale++
 	}
+}
+
+// refresh rebuilds W⁻¹ and computes x and d from scratch.
+func (l *lp) refresh() {
+	l.refactor()
+	l.computePrimal()
+	l.computeDuals()
+	l.fixDuals()
+	l.stale = 0
 }
 
 // eligible says whether nonbasic column j may enter for a leaving move of sign delta.
@@ -755,7 +771,7 @@ type lpState struct {
 	stat         []int8
 	key, nk, pos []int32
 	winv, x, d   []float64
-	nUpd         int
+	nUpd, stale  int
 }
 
 func (l *lp) saveTo(s *lpState) {
@@ -766,7 +782,7 @@ func (l *lp) saveTo(s *lpState) {
 	s.winv = append(s.winv[:0], l.winv...)
 	s.x = append(s.x[:0], l.x...)
 	s.d = append(s.d[:0], l.d...)
-	s.nUpd = l.nUpd
+	s.nUpd, s.stale = l.nUpd, l.stale
 }
 
 func (l *lp) restore(s *lpState) {
@@ -777,5 +793,5 @@ func (l *lp) restore(s *lpState) {
 	copy(l.winv, s.winv)
 	copy(l.x, s.x)
 	copy(l.d, s.d)
-	l.nUpd = s.nUpd
+	l.nUpd, l.stale = s.nUpd, s.stale
 }
