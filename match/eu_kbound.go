@@ -277,10 +277,16 @@ func (kb *knapBound) place(w, pl int) {
 		for c3 := capv[3]; c3 >= wv[3]; c3-- {
 			for c2 := capv[2]; c2 >= wv[2]; c2-- {
 				for c1 := capv[1]; c1 >= wv[1]; c1-- {
-					base := c3*str[3] + c2*str[2] + c1*str[1]
-					for s := base + capv[0]*str[0]; s >= base+wv[0]*str[0]; s -= max(str[0], 1) {
-						if x := dp[s-off] + v; x > dp[s] {
-							dp[s], tk[s] = x, true
+					// The run along dimension 0 is contiguous (its stride is 1, or
+					// there are no dimensions and one state); slices of the run's
+					// length let the compiler drop the bounds checks.
+					lo := c3*str[3] + c2*str[2] + c1*str[1] + wv[0]*str[0]
+					cs := dp[lo : lo+capv[0]-wv[0]+1]
+					ps := dp[lo-off:][:len(cs)]
+					ts := tk[lo:][:len(cs)]
+					for i := len(cs) - 1; i >= 0; i-- {
+						if x := ps[i] + v; x > cs[i] {
+							cs[i], ts[i] = x, true
 						}
 					}
 				}
