@@ -31,7 +31,7 @@ type repacker struct {
 	rows   []int32 // the place's capacity rows
 	stride []int
 	capv   []int
-	co     []int32  // per state: its coordinates
+	co     []int    // the dynamic program's odometer: coordinates of a run
 	seen   []uint32 // per place: its version when last repacked, +1 (0: never)
 	items  []repItem
 	tab    []float64
@@ -158,21 +158,13 @@ func (r *repacker) place(pl int32) float64 {
 	for i := nm; i < len(r.items); i++ {
 		r.items[i].w = weight(int(r.items[i].f))
 	}
-	// Coordinates of the states.
-	nd := len(r.rows)
-	r.co = slices.Grow(r.co[:0], states*nd)[:states*nd]
-	for s := range states {
-		x := s
-		for d := nd - 1; d >= 0; d-- {
-			r.co[s*nd+d] = int32(x / r.stride[d])
-			x %= r.stride[d]
-		}
-	}
 	// The knapsack, every row kept for the choice ("at most" semantics).
+	nd := len(r.rows)
 	n := len(r.items)
 	r.tab = slices.Grow(r.tab[:0], (n+1)*states)[:(n+1)*states]
 	r.take = slices.Grow(r.take[:0], n*states)[:n*states]
 	clear(r.tab[:states])
+	r.co = slices.Grow(r.co[:0], nd)[:nd]
 	for i, it := range r.items {
 		prev, cur := r.tab[i*states:(i+1)*states], r.tab[(i+1)*states:(i+2)*states]
 		tk := r.take[i*states : (i+1)*states]
@@ -181,23 +173,41 @@ func (r *repacker) place(pl int32) float64 {
 		if it.profit <= 0 {
 			continue
 		}
-		off := 0
+		off, fits := 0, true
 		for d, w := range it.w {
 			off += int(w) * r.stride[d]
+			r.co[d] = int(w)
+			fits = fits && int(w) <= r.capv[d]
 		}
-		for s := off; s < states; s++ {
-			c := r.co[s*nd : s*nd+nd]
-			fit := true
-			for d, w := range it.w {
-				if c[d] < w {
-					fit = false
-					break
+		if !fits {
+			continue
+		}
+		// Walk the box of the states the item fits (w ≤ c ≤ cap): runs along
+		// dimension 0 (stride 1) are contiguous, the other coordinates an odometer.
+		n0 := r.capv[0] - int(it.w[0]) + 1
+		for {
+			lo := int(it.w[0])
+			for d := 1; d < nd; d++ {
+				lo += r.co[d] * r.stride[d]
+			}
+			cs := cur[lo : lo+n0]
+			ps := prev[lo-off:][:len(cs)]
+			ts := tk[lo:][:len(cs)]
+			for j := range cs {
+				if v := ps[j] + it.profit; v > cs[j]+1e-12 {
+					cs[j], ts[j] = v, true
 				}
 			}
-			if fit {
-				if v := prev[s-off] + it.profit; v > cur[s]+1e-12 {
-					cur[s], tk[s] = v, true
+			d := 1
+			for ; d < nd; d++ {
+				if r.co[d] < r.capv[d] {
+					r.co[d]++
+					break
 				}
+				r.co[d] = int(it.w[d])
+			}
+			if d == nd {
+				break
 			}
 		}
 	}
