@@ -255,16 +255,17 @@ func boxUpdate(kp *kpPlace, w []int, off int, pr float64, prev, cur []float64, t
 		// exactly the run's length let the compiler drop the bounds checks; the run
 		// is walked downwards, as prev and cur may be the same row.
 		base := s - n + 1
-		cs, ps := cur[base:base+n], prev[base-off:base-off+n]
+		cs := cur[base : base+n]
+		ps := prev[base-off:][:len(cs)]
 		if tk == nil {
-			for i := n - 1; i >= 0; i-- {
+			for i := len(cs) - 1; i >= 0; i-- {
 				if v := ps[i] + pr; v > cs[i] {
 					cs[i] = v
 				}
 			}
 		} else {
-			ts := tk[base : base+n]
-			for i := n - 1; i >= 0; i-- {
+			ts := tk[base:][:len(cs)]
+			for i := len(cs) - 1; i >= 0; i-- {
 				if v := ps[i] + pr; v > cs[i] {
 					cs[i] = v
 					ts[i] = true
