@@ -386,12 +386,12 @@ func (k *knapLag) primal(s *packing, order []int32) {
 }
 
 // optimize runs projected subgradient steps on u from its current value, with
-// Polyak steps towards target (the incumbent's value); it keeps the best u and
-// returns the best bound. offer receives primal assignments.
-func (k *knapLag) optimize(iters int, target func() float64, offer func(), stop func(L float64) bool) float64 {
+// Polyak steps towards target (the incumbent's value) scaled by theta, halved after
+// 15 steps without progress; it keeps the best u and returns the best bound and the
+// last theta. offer receives primal assignments.
+func (k *knapLag) optimize(iters int, theta float64, target func() float64, offer func(), stop func(L float64) bool) (float64, float64) {
 	best := math.Inf(1)
 	bestU := slices.Clone(k.u)
-	theta := 1.0
 	stall := 0
 	for it := range iters {
 		L := k.evaluate()
@@ -431,7 +431,7 @@ func (k *knapLag) optimize(iters int, target func() float64, offer func(), stop 
 		}
 	}
 	copy(k.u, bestU)
-	return best
+	return best, theta
 }
 
 // fixArcs removes the arcs whose use would bring the bound at the current u (value
@@ -542,8 +542,12 @@ func (b *bnb) knapsackRoot() float64 {
 	lim := func() float64 { return b.incVal + b.gapAbs() }
 	stop := func(L float64) bool { return L <= lim() || b.ctx.Err() != nil }
 	bound := math.Inf(1)
+	theta := 1.0
 	for round := 0; round < 4; round++ {
-		L := k.optimize(300, func() float64 { return b.incVal }, offer, stop)
+		// A round after arcs were removed starts near the previous round's step
+		// size: the multipliers have converged and move only a little.
+		var L float64
+		L, theta = k.optimize(300, min(1, 4*theta), func() float64 { return b.incVal }, offer, stop)
 		bound = min(bound, L)
 		if bound <= lim() || b.ctx.Err() != nil {
 			return bound
@@ -752,8 +756,9 @@ func (b *bnb) nodeBound(fixes []fix, iters int, uStart []float64) (float64, []fl
 			}
 		}
 		k.stallStop = nodeLagStall
-		L = min(L, k.optimize(iters, func() float64 { return b.incVal }, offer,
-			func(L float64) bool { return L <= b.incVal+b.gapAbs() }))
+		Ln, _ := k.optimize(iters, 1, func() float64 { return b.incVal }, offer,
+			func(L float64) bool { return L <= b.incVal+b.gapAbs() })
+		L = min(L, Ln)
 		k.stallStop = 0
 		uBest = slices.Clone(k.u)
 		copy(k.u, u0)
