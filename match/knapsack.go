@@ -204,16 +204,17 @@ func (k *knapLag) table(kp *kpPlace, order []int, tab []float64, take []bool, ke
 		if k.dead[a] || pr <= 0 {
 			continue
 		}
-		boxUpdate(kp, kp.w[i], kp.woff[i], pr, prev, cur, tk)
+		boxUpdate(kp, kp.w[i], kp.woff[i], pr, prev, cur, tk, kp.caps)
 	}
 }
 
 // boxUpdate is one item's step of the 0/1 knapsack program: for every state s that
-// the item's weight fits (the box w ≤ co ≤ caps), cur[s] = max(cur[s], prev[s−off]+pr),
-// marking tk[s] when the item is taken. The box is walked in decreasing index
-// order, so prev and cur may be the same row.
-func boxUpdate(kp *kpPlace, w []int, off int, pr float64, prev, cur []float64, tk []bool) {
-	caps, stride := kp.caps, kp.stride
+// the item's weight fits, up to the corner caps (the box w ≤ co ≤ caps; caps at most
+// the place's capacities), cur[s] = max(cur[s], prev[s−off]+pr), marking tk[s] when
+// the item is taken. The box is walked in decreasing index order, so prev and cur
+// may be the same row.
+func boxUpdate(kp *kpPlace, w []int, off int, pr float64, prev, cur []float64, tk []bool, caps []int) {
+	stride := kp.stride
 	if len(caps) == 1 {
 		if w[0] > caps[0] {
 			return
@@ -244,9 +245,10 @@ func boxUpdate(kp *kpPlace, w []int, off int, pr float64, prev, cur []float64, t
 	}
 	var co [8]int
 	D := len(caps)
-	s := kp.S - 1
+	s := 0
 	for d := range D {
 		co[d] = caps[d]
+		s += caps[d] * stride[d]
 	}
 	lo0, hi0 := w[0], caps[0]
 	n := hi0 - lo0 + 1
@@ -298,6 +300,9 @@ func (k *knapLag) solvePlace(pl int) float64 {
 // same time need their own.
 func (k *knapLag) solvePlaceIn(pl int, dp []float64, take []bool) float64 {
 	kp := &k.places[pl]
+	if v, ok := k.solveGrowing(kp, &k.sel[pl], dp, take); ok {
+		return v
+	}
 	n := len(kp.items)
 	order := make([]int, n)
 	for i := range order {
@@ -317,6 +322,119 @@ func (k *knapLag) solvePlaceIn(pl int, dp []float64, take []bool) float64 {
 		}
 	}
 	return v
+}
+
+// solveGrowing solves a place's knapsack over its items of positive profit only,
+// each item on the states up to the items' total weight so far (capped by the
+// capacities), not on every state: with "at most" semantics a state beyond that
+// total has the value of the state clipped to it, so the program's region grows
+// with the items, and a state entering it takes the value of its clipped state
+// once. On HIAS most items have a negative profit at the multipliers and the
+// others' total is about the capacity, so most states of early items are skipped.
+// It declines (false) when the place has a forced item (node bounds), which needs
+// every state. The solution goes to sel; take holds a row per item used.
+func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []bool) (float64, bool) {
+	D, S := len(kp.caps), kp.S
+	if D == 0 {
+		return 0, false
+	}
+	items := make([]int, 0, len(kp.items))
+	for i, a := range kp.items {
+		if k.dead[a] {
+			continue
+		}
+		if k.forced != nil && k.forced[a] {
+			return 0, false
+		}
+		if k.profit(a) > 0 {
+			items = append(items, i)
+		}
+	}
+	// his[j*D:(j+1)*D]: the region's corner after item j.
+	his := make([]int, (len(items)+1)*D)
+	hi, prev := his[:D], his[:D]
+	dp[0] = 0 // the region: state 0
+	for j, i := range items {
+		hi = his[(j+1)*D : (j+2)*D]
+		for d := range D {
+			hi[d] = min(kp.caps[d], prev[d]+kp.w[i][d])
+		}
+		growRegion(kp, dp, prev, hi)
+		tk := take[j*S : (j+1)*S]
+		clear(tk)
+		boxUpdate(kp, kp.w[i], kp.woff[i], k.profit(kp.items[i]), dp, dp, tk, hi)
+		prev = hi
+	}
+	var co [8]int
+	s := 0
+	for d := range D {
+		co[d] = hi[d]
+		s += co[d] * kp.stride[d]
+	}
+	v := dp[s]
+	*sel = (*sel)[:0]
+	for j := len(items) - 1; j >= 0; j-- {
+		// The state clipped to the region after item j.
+		hj := his[(j+1)*D : (j+2)*D]
+		s = 0
+		for d := range D {
+			co[d] = min(co[d], hj[d])
+			s += co[d] * kp.stride[d]
+		}
+		if take[j*S+s] {
+			i := items[j]
+			*sel = append(*sel, kp.items[i])
+			for d := range D {
+				co[d] -= kp.w[i][d]
+			}
+		}
+	}
+	return v, true
+}
+
+// growRegion extends a program's region from the states up to corner lo to those up
+// to corner hi (lo ≤ hi): each new state takes the value of the state clipped to lo.
+// Runs along dimension 0 (stride 1) are filled at once; the other coordinates are
+// walked as an odometer.
+func growRegion(kp *kpPlace, dp []float64, lo, hi []int) {
+	D, stride := len(hi), kp.stride
+	var co [8]int
+	for {
+		base, src, inside := 0, 0, true
+		for d := 1; d < D; d++ {
+			base += co[d] * stride[d]
+			src += min(co[d], lo[d]) * stride[d]
+			inside = inside && co[d] <= lo[d]
+		}
+		if inside {
+			if hi[0] > lo[0] {
+				// The row was in the region up to lo[0]: extend its end.
+				v := dp[base+lo[0]]
+				for c := lo[0] + 1; c <= hi[0]; c++ {
+					dp[base+c] = v
+				}
+			} else if D > 1 && co[1] < lo[1] {
+				// Nothing new in this row, nor in the next ones along dimension 1
+				// up to lo[1]: skip to the last of them.
+				co[1] = lo[1]
+			}
+		} else {
+			for c := 0; c <= hi[0]; c++ {
+				dp[base+c] = dp[src+min(c, lo[0])]
+			}
+		}
+		d := 1
+		for ; d < D; d++ {
+			if co[d] < hi[d] {
+				co[d]++
+				break
+			}
+			co[d] = 0
+		}
+		if d >= D {
+			return
+		}
+	}
 }
 
 // evaluate returns L(u) and fills k.cnt with the number of places choosing each

@@ -94,3 +94,82 @@ func TestKnapsackPlaceBrute(t *testing.T) {
 		}
 	}
 }
+
+// TestKnapsackGrowingMatchesFull checks the growing-region program (solveGrowing,
+// which skips items of non-positive profit and the states beyond the items' total
+// weight) against the program over every state and item (table), on places too
+// large to enumerate, with removed arcs: the same value, and a choice that fits and
+// adds up to it.
+func TestKnapsackGrowingMatchesFull(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 23))
+	for trial := range 200 {
+		D := 1 + r.IntN(3)
+		m := &Model{Dims: D}
+		nPl := 1 + r.IntN(3)
+		for range nPl {
+			c := make([]int64, D)
+			for d := range c {
+				c[d] = int64(r.IntN(15))
+			}
+			m.Places = append(m.Places, Place{Cap: c})
+		}
+		for range 5 + r.IntN(40) {
+			need := make([]int64, D)
+			for d := range need {
+				need[d] = int64(r.IntN(4))
+			}
+			f := Family{Need: need}
+			for pl := range nPl {
+				if r.IntN(3) > 0 {
+					f.Arcs = append(f.Arcs, Arc{Place: pl, Score: math.Round(r.Float64()*100) / 10})
+				}
+			}
+			m.Families = append(m.Families, f)
+		}
+		p, err := newProb(m)
+		if err != nil {
+			continue
+		}
+		k := newKnapLag(p)
+		if k == nil {
+			t.Fatalf("trial %d: no knapsack Lagrangian", trial)
+		}
+		for f := range p.n {
+			k.u[f] = math.Round(r.Float64()*60) / 10
+		}
+		for a := range k.dead {
+			k.dead[a] = r.IntN(8) == 0
+		}
+		for pl := range k.places {
+			kp := &k.places[pl]
+			got := k.solvePlace(pl)
+			order := make([]int, len(kp.items))
+			for i := range order {
+				order[i] = i
+			}
+			k.table(kp, order, k.dp, nil, false)
+			if want := k.dp[kp.S-1]; math.Abs(got-want) > 1e-9 {
+				t.Fatalf("trial %d place %d (D=%d, %d items): growing %v, full %v", trial, pl, D, len(kp.items), got, want)
+			}
+			sum := 0.0
+			load := make([]int64, D)
+			for _, a := range k.sel[pl] {
+				if k.dead[a] {
+					t.Fatalf("trial %d place %d: a removed arc chosen", trial, pl)
+				}
+				sum += k.profit(a)
+				for d := range D {
+					load[d] += int64(p.need[int(p.arcFam[a])*D+d])
+				}
+			}
+			for d := range D {
+				if load[d] > m.Places[pl].Cap[d] {
+					t.Fatalf("trial %d place %d: chosen families overfill dimension %d", trial, pl, d)
+				}
+			}
+			if math.Abs(sum-got) > 1e-9 {
+				t.Fatalf("trial %d place %d: chosen families sum to %v, value %v", trial, pl, sum, got)
+			}
+		}
+	}
+}
