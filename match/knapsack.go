@@ -30,6 +30,7 @@ type kpPlace struct {
 	S      int
 	items  []int32 // arcs at this place
 	woff   []int   // per item: its weight as a state offset
+	wsum   []int   // per item: its weight summed over the dimensions
 	w      [][]int // per item: its weight per dimension
 }
 
@@ -104,6 +105,7 @@ func newKnapLag(p *prob) *knapLag {
 				off += w[d] * kp.stride[d]
 			}
 			kp.w = append(kp.w, w)
+			kp.wsum = append(kp.wsum, sumInts(w))
 			kp.woff = append(kp.woff, off)
 		}
 	}
@@ -350,6 +352,8 @@ func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []b
 			items = append(items, i)
 		}
 	}
+	// Light items first: the region grows as slowly as it can.
+	slices.SortStableFunc(items, func(i, j int) int { return kp.wsum[i] - kp.wsum[j] })
 	// his[j*D:(j+1)*D]: the region's corner after item j.
 	his := make([]int, (len(items)+1)*D)
 	hi, prev := his[:D], his[:D]
@@ -882,4 +886,12 @@ func (b *bnb) nodeBound(fixes []fix, iters int, uStart []float64) (float64, []fl
 		copy(k.u, u0)
 	}
 	return L, uBest
+}
+
+func sumInts(w []int) int {
+	t := 0
+	for _, x := range w {
+		t += x
+	}
+	return t
 }
