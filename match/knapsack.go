@@ -53,6 +53,7 @@ type knapLag struct {
 	dp        []float64
 	take      []bool
 	sel       [][]int32 // per place: the arcs of the last solution
+	nodeSel   []int32   // scratch of nodeBound: a solution it does not keep
 	cnt       []float64 // per family: times chosen
 }
 
@@ -151,27 +152,15 @@ func fitsState(co, w []int) bool {
 	return true
 }
 
-// nextDown steps co to the previous state in index order (odometer); false at 0.
-func nextDown(co, caps []int) bool {
-	for d := range co {
-		if co[d] > 0 {
-			co[d]--
-			return true
-		}
-		co[d] = caps[d]
-	}
-	return false
-}
-
 // table fills rows 0..n of a DP table over the items in order (row i: the best
-// profit with items before i, per capacity state, "at most" semantics). When keep is
-// false only the last row is kept (in row 0).
-func (k *knapLag) table(kp *kpPlace, order []int, tab []float64, take []bool, keep bool) {
+// profit with items before i, per capacity state, "at most" semantics), over every
+// state and without forced items: fixArcs uses it at the root's multipliers, where
+// nothing is forced. When keep is false only the last row is kept (in row 0).
+func (k *knapLag) table(kp *kpPlace, order []int, tab []float64, keep bool) {
 	S := kp.S
 	clear(tab[:S])
-	co := make([]int, len(kp.caps))
 	row := 0
-	for step, i := range order {
+	for _, i := range order {
 		a := kp.items[i]
 		pr := k.profit(a)
 		var prev, cur []float64
@@ -182,31 +171,10 @@ func (k *knapLag) table(kp *kpPlace, order []int, tab []float64, take []bool, ke
 		} else {
 			prev, cur = tab[:S], tab[:S]
 		}
-		var tk []bool
-		if take != nil {
-			tk = take[step*S : (step+1)*S]
-			clear(tk)
-		}
-		if k.forced != nil && k.forced[a] && !k.dead[a] {
-			w, off := kp.w[i], kp.woff[i]
-			copy(co, kp.caps)
-			for s := S - 1; s >= 0; s-- {
-				if s >= off && fitsState(co, w) {
-					cur[s] = prev[s-off] + pr
-					if tk != nil {
-						tk[s] = true
-					}
-				} else {
-					cur[s] = math.Inf(-1)
-				}
-				nextDown(co, kp.caps)
-			}
-			continue
-		}
 		if k.dead[a] || pr <= 0 {
 			continue
 		}
-		boxUpdate(kp, kp.w[i], kp.woff[i], pr, prev, cur, tk, kp.caps)
+		boxUpdate(kp, kp.w[i], kp.woff[i], pr, prev, cur, nil, kp.caps)
 	}
 }
 
@@ -301,29 +269,7 @@ func (k *knapLag) solvePlace(pl int) float64 {
 // solvePlaceIn is solvePlace with the given scratch tables; places solved at the
 // same time need their own.
 func (k *knapLag) solvePlaceIn(pl int, dp []float64, take []bool) float64 {
-	kp := &k.places[pl]
-	if v, ok := k.solveGrowing(kp, &k.sel[pl], dp, take); ok {
-		return v
-	}
-	n := len(kp.items)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	k.table(kp, order, dp, take, false)
-	v := dp[kp.S-1]
-	k.sel[pl] = k.sel[pl][:0]
-	if math.IsInf(v, -1) {
-		return v // the forced items do not fit: no solution to trace
-	}
-	s := kp.S - 1
-	for i := n - 1; i >= 0; i-- {
-		if take[i*kp.S+s] {
-			k.sel[pl] = append(k.sel[pl], kp.items[i])
-			s -= kp.woff[i]
-		}
-	}
-	return v
+	return k.solveGrowing(&k.places[pl], &k.sel[pl], dp, take)
 }
 
 // solveGrowing solves a place's knapsack over its items of positive profit only,
@@ -333,27 +279,27 @@ func (k *knapLag) solvePlaceIn(pl int, dp []float64, take []bool) float64 {
 // with the items, and a state entering it takes the value of its clipped state
 // once. On HIAS most items have a negative profit at the multipliers and the
 // others' total is about the capacity, so most states of early items are skipped.
-// It declines (false) when the place has a forced item (node bounds), which needs
-// every state. The solution goes to sel; take holds a row per item used.
-func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []bool) (float64, bool) {
+// Items forced in (node bounds) come first and are taken whatever their profit; a
+// state they do not fit is worth −Inf (the clipping still holds: a state beyond the
+// items' total fits whatever its clipped state fits). The solution goes to sel;
+// take holds a row per item used. Models have at least one dimension.
+func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []bool) float64 {
 	D, S := len(kp.caps), kp.S
-	if D == 0 {
-		return 0, false
-	}
 	items := make([]int, 0, len(kp.items))
+	nForced := 0
 	for i, a := range kp.items {
-		if k.dead[a] {
-			continue
+		if !k.dead[a] && k.forced != nil && k.forced[a] {
+			items = append(items, i)
+			nForced++
 		}
-		if k.forced != nil && k.forced[a] {
-			return 0, false
-		}
-		if k.profit(a) > 0 {
+	}
+	for i, a := range kp.items {
+		if !k.dead[a] && (k.forced == nil || !k.forced[a]) && k.profit(a) > 0 {
 			items = append(items, i)
 		}
 	}
 	// Light items first: the region grows as slowly as it can.
-	slices.SortStableFunc(items, func(i, j int) int { return kp.wsum[i] - kp.wsum[j] })
+	slices.SortStableFunc(items[nForced:], func(i, j int) int { return kp.wsum[i] - kp.wsum[j] })
 	// his[j*D:(j+1)*D]: the region's corner after item j.
 	his := make([]int, (len(items)+1)*D)
 	hi, prev := his[:D], his[:D]
@@ -366,7 +312,11 @@ func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []b
 		growRegion(kp, dp, prev, hi)
 		tk := take[j*S : (j+1)*S]
 		clear(tk)
-		boxUpdate(kp, kp.w[i], kp.woff[i], k.profit(kp.items[i]), dp, dp, tk, hi)
+		if j < nForced {
+			forcedUpdate(kp, kp.w[i], kp.woff[i], k.profit(kp.items[i]), dp, tk, hi)
+		} else {
+			boxUpdate(kp, kp.w[i], kp.woff[i], k.profit(kp.items[i]), dp, dp, tk, hi)
+		}
 		prev = hi
 	}
 	var co [8]int
@@ -377,6 +327,9 @@ func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []b
 	}
 	v := dp[s]
 	*sel = (*sel)[:0]
+	if math.IsInf(v, -1) {
+		return v // the forced items do not fit: no solution to trace
+	}
 	for j := len(items) - 1; j >= 0; j-- {
 		// The state clipped to the region after item j.
 		hj := his[(j+1)*D : (j+2)*D]
@@ -393,7 +346,42 @@ func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []b
 			}
 		}
 	}
-	return v, true
+	return v
+}
+
+// forcedUpdate is the step of an item that must be taken, over the states up to
+// corner hi: a state the item fits is worth the state without it plus pr (marked
+// taken), any other −Inf. States are walked in decreasing index order, so that
+// dp[s−off] is still the value without the item.
+func forcedUpdate(kp *kpPlace, w []int, off int, pr float64, dp []float64, tk []bool, hi []int) {
+	var co [8]int
+	D := len(hi)
+	s := 0
+	for d := range D {
+		co[d] = hi[d]
+		s += hi[d] * kp.stride[d]
+	}
+	for {
+		if fitsState(co[:D], w) {
+			dp[s], tk[s] = dp[s-off]+pr, true
+		} else {
+			dp[s] = math.Inf(-1)
+		}
+		// The previous state of the region, odometer-wise.
+		d := 0
+		for ; d < D; d++ {
+			if co[d] > 0 {
+				co[d]--
+				s -= kp.stride[d]
+				break
+			}
+			co[d] = hi[d]
+			s += hi[d] * kp.stride[d]
+		}
+		if d == D {
+			return
+		}
+	}
 }
 
 // growRegion extends a program's region from the states up to corner lo to those up
@@ -577,8 +565,8 @@ func (k *knapLag) fixArcs(L, lim float64) []int32 {
 		k.pre = slices.Grow(k.pre[:0], (n+1)*S)[:(n+1)*S]
 		k.suf = slices.Grow(k.suf[:0], (n+1)*S)[:(n+1)*S]
 		pre, suf := k.pre, k.suf
-		k.table(kp, fwd, pre, nil, true) // pre row i: items < i
-		k.table(kp, bwd, suf, nil, true) // suf row j: the last j items
+		k.table(kp, fwd, pre, true) // pre row i: items < i
+		k.table(kp, bwd, suf, true) // suf row j: the last j items
 		co := make([]int, len(kp.caps))
 		rest := make([]int, len(kp.caps))
 		for i, a := range kp.items {
@@ -838,20 +826,8 @@ func (b *bnb) nodeBound(fixes []fix, iters int, uStart []float64) (float64, []fl
 		if !t {
 			continue
 		}
-		kp := &k.places[pl]
-		order := make([]int, 0, len(kp.items))
-		for i, a := range kp.items { // forced items first
-			if k.forced[a] {
-				order = append(order, i)
-			}
-		}
-		for i, a := range kp.items {
-			if !k.forced[a] {
-				order = append(order, i)
-			}
-		}
-		k.table(kp, order, k.dp, nil, false)
-		L += k.dp[kp.S-1] - k.kpVal[pl]
+		v := k.solveGrowing(&k.places[pl], &k.nodeSel, k.dp, k.take)
+		L += v - k.kpVal[pl]
 	}
 	var uBest []float64
 	if lim := b.incVal + b.gapAbs(); iters > 0 && L > lim {

@@ -3,12 +3,15 @@ package match
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
 // TestKnapsackPlaceBrute checks each place's knapsack program (knapsack.go), in one
 // to three dimensions, against enumeration of every subset of its families: the
 // value must be the best subset's and the chosen families must fit and add up to it.
+// In every other trial some families are forced in (as node bounds do): the best
+// subset holding them, −Inf when they do not fit together.
 func TestKnapsackPlaceBrute(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 17))
 	for trial := range 300 {
@@ -47,16 +50,25 @@ func TestKnapsackPlaceBrute(t *testing.T) {
 		for f := range p.n {
 			k.u[f] = math.Round(r.Float64()*30) / 10
 		}
+		if trial%2 == 1 {
+			k.forced = make([]bool, len(p.arcPlace))
+			for a := range k.forced {
+				k.forced[a] = r.IntN(5) == 0
+			}
+		}
 		for pl := range k.places {
 			got := k.solvePlace(pl)
 			// Brute force over the place's arcs.
 			items := k.places[pl].items
-			best := 0.0
+			best := math.Inf(-1)
 			for mask := 0; mask < 1<<len(items); mask++ {
 				load := make([]int64, D)
 				v := 0.0
 				for i, a := range items {
 					if mask&(1<<i) == 0 {
+						if k.forced != nil && k.forced[a] {
+							v = math.Inf(-1)
+						}
 						continue
 					}
 					v += k.profit(a)
@@ -72,8 +84,16 @@ func TestKnapsackPlaceBrute(t *testing.T) {
 					best = max(best, v)
 				}
 			}
-			if math.Abs(got-best) > 1e-9 {
+			if got != best && math.Abs(got-best) > 1e-9 {
 				t.Fatalf("trial %d place %d (D=%d): knapsack %v, brute force %v", trial, pl, D, got, best)
+			}
+			if math.IsInf(best, -1) {
+				continue
+			}
+			for _, a := range items {
+				if k.forced != nil && k.forced[a] && !slices.Contains(k.sel[pl], a) {
+					t.Fatalf("trial %d place %d: forced arc %d not chosen", trial, pl, a)
+				}
 			}
 			sum := 0.0
 			load := make([]int64, D)
@@ -147,7 +167,7 @@ func TestKnapsackGrowingMatchesFull(t *testing.T) {
 			for i := range order {
 				order[i] = i
 			}
-			k.table(kp, order, k.dp, nil, false)
+			k.table(kp, order, k.dp, false)
 			if want := k.dp[kp.S-1]; math.Abs(got-want) > 1e-9 {
 				t.Fatalf("trial %d place %d (D=%d, %d items): growing %v, full %v", trial, pl, D, len(kp.items), got, want)
 			}
