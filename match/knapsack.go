@@ -31,6 +31,7 @@ type kpPlace struct {
 	items  []int32 // arcs at this place
 	woff   []int   // per item: its weight as a state offset
 	wsum   []int   // per item: its weight summed over the dimensions
+	light  []int32 // the items by wsum, lightest first (stable)
 	w      [][]int // per item: its weight per dimension
 }
 
@@ -109,6 +110,11 @@ func newKnapLag(p *prob) *knapLag {
 			kp.wsum = append(kp.wsum, sumInts(w))
 			kp.woff = append(kp.woff, off)
 		}
+		kp.light = make([]int32, len(kp.items))
+		for i := range kp.light {
+			kp.light[i] = int32(i)
+		}
+		slices.SortStableFunc(kp.light, func(i, j int32) int { return kp.wsum[i] - kp.wsum[j] })
 	}
 	total := 0
 	for pl := range k.places {
@@ -287,19 +293,20 @@ func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []b
 	D, S := len(kp.caps), kp.S
 	items := make([]int, 0, len(kp.items))
 	nForced := 0
-	for i, a := range kp.items {
-		if !k.dead[a] && k.forced != nil && k.forced[a] {
-			items = append(items, i)
-			nForced++
-		}
-	}
-	for i, a := range kp.items {
-		if !k.dead[a] && (k.forced == nil || !k.forced[a]) && k.profit(a) > 0 {
-			items = append(items, i)
+	if k.forced != nil {
+		for i, a := range kp.items {
+			if !k.dead[a] && k.forced[a] {
+				items = append(items, i)
+				nForced++
+			}
 		}
 	}
 	// Light items first: the region grows as slowly as it can.
-	slices.SortStableFunc(items[nForced:], func(i, j int) int { return kp.wsum[i] - kp.wsum[j] })
+	for _, i := range kp.light {
+		if a := kp.items[i]; !k.dead[a] && (k.forced == nil || !k.forced[a]) && k.profit(a) > 0 {
+			items = append(items, int(i))
+		}
+	}
 	// his[j*D:(j+1)*D]: the region's corner after item j.
 	his := make([]int, (len(items)+1)*D)
 	hi, prev := his[:D], his[:D]
