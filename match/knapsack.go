@@ -562,18 +562,32 @@ func (k *knapLag) fixArcs(L, lim float64) []int32 {
 			continue
 		}
 		KP := k.solvePlace(pl)
-		fwd := make([]int, n)
-		bwd := make([]int, n)
-		for i := range n {
-			fwd[i], bwd[i] = i, n-1-i
+		// The programs run over the items of positive profit only (the others are
+		// never taken unless forced): pos[j] is the j-th of them, at[i] the
+		// position of item i in pos (-1: not there).
+		pos := make([]int, 0, n)
+		at := make([]int, n)
+		for i, a := range kp.items {
+			at[i] = -1
+			if !k.dead[a] && k.profit(a) > 0 {
+				at[i] = len(pos)
+				pos = append(pos, i)
+			}
+		}
+		m := len(pos)
+		fwd := pos
+		bwd := make([]int, m)
+		for j := range m {
+			bwd[j] = pos[m-1-j]
 		}
 		// Reused between calls (table writes every row before reading it): fresh
 		// tables cost more in allocation and clearing than in filling.
-		k.pre = slices.Grow(k.pre[:0], (n+1)*S)[:(n+1)*S]
-		k.suf = slices.Grow(k.suf[:0], (n+1)*S)[:(n+1)*S]
+		k.pre = slices.Grow(k.pre[:0], (m+1)*S)[:(m+1)*S]
+		k.suf = slices.Grow(k.suf[:0], (m+1)*S)[:(m+1)*S]
 		pre, suf := k.pre, k.suf
-		k.table(kp, fwd, pre, true) // pre row i: items < i
-		k.table(kp, bwd, suf, true) // suf row j: the last j items
+		k.table(kp, fwd, pre, true) // pre row j: pos[:j]
+		k.table(kp, bwd, suf, true) // suf row j: the last j of pos
+		all := pre[m*S : (m+1)*S]
 		co := make([]int, len(kp.caps))
 		rest := make([]int, len(kp.caps))
 		for i, a := range kp.items {
@@ -584,12 +598,25 @@ func (k *knapLag) fixArcs(L, lim float64) []int32 {
 			if !fitsState(kp.caps, w) {
 				continue
 			}
-			// Best with item i forced in: items < i and > i share cap − w.
-			P := pre[i*S : (i+1)*S]
-			Q := suf[(n-1-i)*S : (n-i)*S]
 			for d := range rest {
 				rest[d] = kp.caps[d] - w[d]
 			}
+			j := at[i]
+			if j < 0 {
+				// Not among pos: the best of the others in cap − w is all's.
+				r := 0
+				for d := range rest {
+					r += rest[d] * kp.stride[d]
+				}
+				if L-KP+all[r]+k.profit(a) <= lim {
+					k.dead[a] = true
+					out = append(out, a)
+				}
+				continue
+			}
+			// Best with item i forced in: pos before and after it share cap − w.
+			P := pre[j*S : (j+1)*S]
+			Q := suf[(m-1-j)*S : (m-j)*S]
 			best := math.Inf(-1)
 			// enumerate s1 ≤ rest componentwise
 			for d := range co {

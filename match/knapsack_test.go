@@ -193,3 +193,103 @@ func TestKnapsackGrowingMatchesFull(t *testing.T) {
 		}
 	}
 }
+
+// TestFixArcsBrute checks the removal of arcs by the knapsack bound (fixArcs)
+// against enumeration: an arc is removed exactly when the best subset of its place
+// that holds it brings the bound to at most the limit. Items of positive profit
+// (among the programs) and the others (one lookup) take different paths there.
+func TestFixArcsBrute(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 3))
+	removed, kept := 0, 0
+	for trial := range 300 {
+		D := 1 + r.IntN(3)
+		n := 1 + r.IntN(9)
+		m := &Model{Dims: D}
+		nPl := 1 + r.IntN(3)
+		for range nPl {
+			c := make([]int64, D)
+			for d := range c {
+				c[d] = int64(r.IntN(7))
+			}
+			m.Places = append(m.Places, Place{Cap: c})
+		}
+		for range n {
+			need := make([]int64, D)
+			for d := range need {
+				need[d] = int64(r.IntN(4))
+			}
+			f := Family{Need: need}
+			for pl := range nPl {
+				if r.IntN(4) > 0 {
+					f.Arcs = append(f.Arcs, Arc{Place: pl, Score: math.Round(r.Float64()*100) / 10})
+				}
+			}
+			m.Families = append(m.Families, f)
+		}
+		p, err := newProb(m)
+		if err != nil {
+			continue
+		}
+		k := newKnapLag(p)
+		for f := range p.n {
+			k.u[f] = math.Round(r.Float64()*60) / 10
+		}
+		L := k.evaluate()
+		lim := L - r.Float64()*5
+		// The bound with arc a forced in, by enumeration of its place's subsets.
+		forcedBound := func(a int32) float64 {
+			pl := p.arcPlace[a]
+			items := k.places[pl].items
+			best := math.Inf(-1)
+			for mask := 0; mask < 1<<len(items); mask++ {
+				load := make([]int64, D)
+				v, has := 0.0, false
+				for i, b := range items {
+					if mask&(1<<i) == 0 {
+						continue
+					}
+					has = has || b == a
+					v += k.profit(b)
+					for d := range D {
+						load[d] += int64(p.need[int(p.arcFam[b])*D+d])
+					}
+				}
+				fits := has
+				for d := range D {
+					fits = fits && load[d] <= m.Places[pl].Cap[d]
+				}
+				if fits {
+					best = max(best, v)
+				}
+			}
+			return L - k.vals[pl] + best
+		}
+		want := make([]bool, len(p.arcPlace))
+		for a := range want {
+			want[a] = forcedBound(int32(a)) <= lim
+		}
+		out := k.fixArcs(L, lim)
+		got := make([]bool, len(p.arcPlace))
+		for _, a := range out {
+			got[a] = true
+		}
+		for a := range want {
+			fb := forcedBound(int32(a))
+			if math.Abs(fb-lim) < 1e-9 {
+				continue // on the limit: rounding decides
+			}
+			if got[a] != want[a] {
+				t.Fatalf("trial %d arc %d (profit %v): removed %v, want %v (bound with it %v, limit %v)",
+					trial, a, k.profit(int32(a)), got[a], want[a], fb, lim)
+			}
+			if got[a] {
+				removed++
+			} else {
+				kept++
+			}
+		}
+	}
+	if removed == 0 || kept == 0 {
+		t.Fatalf("removed %d, kept %d: the test does not exercise both outcomes", removed, kept)
+	}
+}
