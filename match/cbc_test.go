@@ -154,7 +154,8 @@ func needCBC(tb testing.TB) string {
 // runCBC exports m (format "lp" or "mps"), solves it with cbc to proven optimality
 // (gaps 0) within limit, and reads the solution back: the value is recomputed from
 // the placement with Model.Value, which also checks that cbc's solution is feasible.
-func runCBC(tb testing.TB, cbc string, m *match.Model, format string, limit time.Duration) cbcResult {
+// extra are further cbc options, before -solve.
+func runCBC(tb testing.TB, cbc string, m *match.Model, format string, limit time.Duration, extra ...string) cbcResult {
 	tb.Helper()
 	dir := tb.TempDir()
 	model := filepath.Join(dir, "model."+format)
@@ -175,8 +176,9 @@ func runCBC(tb testing.TB, cbc string, m *match.Model, format string, limit time
 	}
 	sol := filepath.Join(dir, "model.sol")
 	// Debian's coinor-cbc 2.10: cbc FILE [-param value]... -solve -solu FILE
-	cmd := exec.Command(cbc, model, "-ratioGap", "0", "-allowableGap", "0",
-		"-sec", strconv.Itoa(int(limit.Seconds())), "-solve", "-solu", sol)
+	args := append([]string{model, "-ratioGap", "0", "-allowableGap", "0",
+		"-sec", strconv.Itoa(int(limit.Seconds()))}, extra...)
+	cmd := exec.Command(cbc, append(args, "-solve", "-solu", sol)...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		tb.Fatalf("cbc %s: %v\n%s", model, err, out)
