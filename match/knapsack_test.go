@@ -16,29 +16,7 @@ func TestKnapsackPlaceBrute(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 17))
 	for trial := range 300 {
 		D := 1 + r.IntN(3)
-		n := 1 + r.IntN(9)
-		m := &Model{Dims: D}
-		nPl := 1 + r.IntN(3)
-		for range nPl {
-			c := make([]int64, D)
-			for d := range c {
-				c[d] = int64(r.IntN(7))
-			}
-			m.Places = append(m.Places, Place{Cap: c})
-		}
-		for range n {
-			need := make([]int64, D)
-			for d := range need {
-				need[d] = int64(r.IntN(4))
-			}
-			f := Family{Need: need}
-			for pl := range nPl {
-				if r.IntN(4) > 0 {
-					f.Arcs = append(f.Arcs, Arc{Place: pl, Score: math.Round(r.Float64()*100) / 10})
-				}
-			}
-			m.Families = append(m.Families, f)
-		}
+		m := randomKnapModel(r, D, 1+r.IntN(9), 7, 4)
 		p, err := newProb(m)
 		if err != nil {
 			continue // statically infeasible: not this test's subject
@@ -58,32 +36,8 @@ func TestKnapsackPlaceBrute(t *testing.T) {
 		}
 		for pl := range k.places {
 			got := k.solvePlace(pl)
-			// Brute force over the place's arcs.
 			items := k.places[pl].items
-			best := math.Inf(-1)
-			for mask := 0; mask < 1<<len(items); mask++ {
-				load := make([]int64, D)
-				v := 0.0
-				for i, a := range items {
-					if mask&(1<<i) == 0 {
-						if k.forced != nil && k.forced[a] {
-							v = math.Inf(-1)
-						}
-						continue
-					}
-					v += k.profit(a)
-					for d := range D {
-						load[d] += int64(p.need[int(p.arcFam[a])*D+d])
-					}
-				}
-				fits := true
-				for d := range D {
-					fits = fits && load[d] <= m.Places[pl].Cap[d]
-				}
-				if fits {
-					best = max(best, v)
-				}
-			}
+			best := bruteBest(k, m, pl, func(a int32) bool { return k.forced != nil && k.forced[a] })
 			if got != best && math.Abs(got-best) > 1e-9 {
 				t.Fatalf("trial %d place %d (D=%d): knapsack %v, brute force %v", trial, pl, D, got, best)
 			}
@@ -95,22 +49,7 @@ func TestKnapsackPlaceBrute(t *testing.T) {
 					t.Fatalf("trial %d place %d: forced arc %d not chosen", trial, pl, a)
 				}
 			}
-			sum := 0.0
-			load := make([]int64, D)
-			for _, a := range k.sel[pl] {
-				sum += k.profit(a)
-				for d := range D {
-					load[d] += int64(p.need[int(p.arcFam[a])*D+d])
-				}
-			}
-			for d := range D {
-				if load[d] > m.Places[pl].Cap[d] {
-					t.Fatalf("trial %d place %d: chosen families overfill dimension %d", trial, pl, d)
-				}
-			}
-			if math.Abs(sum-got) > 1e-9 {
-				t.Fatalf("trial %d place %d: chosen families sum to %v, value %v", trial, pl, sum, got)
-			}
+			checkChoice(t, k, m, pl, got, trial)
 		}
 	}
 }
@@ -124,28 +63,7 @@ func TestKnapsackGrowingMatchesFull(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 23))
 	for trial := range 200 {
 		D := 1 + r.IntN(3)
-		m := &Model{Dims: D}
-		nPl := 1 + r.IntN(3)
-		for range nPl {
-			c := make([]int64, D)
-			for d := range c {
-				c[d] = int64(r.IntN(15))
-			}
-			m.Places = append(m.Places, Place{Cap: c})
-		}
-		for range 5 + r.IntN(40) {
-			need := make([]int64, D)
-			for d := range need {
-				need[d] = int64(r.IntN(4))
-			}
-			f := Family{Need: need}
-			for pl := range nPl {
-				if r.IntN(3) > 0 {
-					f.Arcs = append(f.Arcs, Arc{Place: pl, Score: math.Round(r.Float64()*100) / 10})
-				}
-			}
-			m.Families = append(m.Families, f)
-		}
+		m := randomKnapModel(r, D, 5+r.IntN(40), 15, 3)
 		p, err := newProb(m)
 		if err != nil {
 			continue
@@ -171,25 +89,7 @@ func TestKnapsackGrowingMatchesFull(t *testing.T) {
 			if want := k.dp[kp.S-1]; math.Abs(got-want) > 1e-9 {
 				t.Fatalf("trial %d place %d (D=%d, %d items): growing %v, full %v", trial, pl, D, len(kp.items), got, want)
 			}
-			sum := 0.0
-			load := make([]int64, D)
-			for _, a := range k.sel[pl] {
-				if k.dead[a] {
-					t.Fatalf("trial %d place %d: a removed arc chosen", trial, pl)
-				}
-				sum += k.profit(a)
-				for d := range D {
-					load[d] += int64(p.need[int(p.arcFam[a])*D+d])
-				}
-			}
-			for d := range D {
-				if load[d] > m.Places[pl].Cap[d] {
-					t.Fatalf("trial %d place %d: chosen families overfill dimension %d", trial, pl, d)
-				}
-			}
-			if math.Abs(sum-got) > 1e-9 {
-				t.Fatalf("trial %d place %d: chosen families sum to %v, value %v", trial, pl, sum, got)
-			}
+			checkChoice(t, k, m, pl, got, trial)
 		}
 	}
 }
@@ -203,29 +103,7 @@ func TestFixArcsBrute(t *testing.T) {
 	removed, kept := 0, 0
 	for trial := range 300 {
 		D := 1 + r.IntN(3)
-		n := 1 + r.IntN(9)
-		m := &Model{Dims: D}
-		nPl := 1 + r.IntN(3)
-		for range nPl {
-			c := make([]int64, D)
-			for d := range c {
-				c[d] = int64(r.IntN(7))
-			}
-			m.Places = append(m.Places, Place{Cap: c})
-		}
-		for range n {
-			need := make([]int64, D)
-			for d := range need {
-				need[d] = int64(r.IntN(4))
-			}
-			f := Family{Need: need}
-			for pl := range nPl {
-				if r.IntN(4) > 0 {
-					f.Arcs = append(f.Arcs, Arc{Place: pl, Score: math.Round(r.Float64()*100) / 10})
-				}
-			}
-			m.Families = append(m.Families, f)
-		}
+		m := randomKnapModel(r, D, 1+r.IntN(9), 7, 4)
 		p, err := newProb(m)
 		if err != nil {
 			continue
@@ -238,31 +116,8 @@ func TestFixArcsBrute(t *testing.T) {
 		lim := L - r.Float64()*5
 		// The bound with arc a forced in, by enumeration of its place's subsets.
 		forcedBound := func(a int32) float64 {
-			pl := p.arcPlace[a]
-			items := k.places[pl].items
-			best := math.Inf(-1)
-			for mask := 0; mask < 1<<len(items); mask++ {
-				load := make([]int64, D)
-				v, has := 0.0, false
-				for i, b := range items {
-					if mask&(1<<i) == 0 {
-						continue
-					}
-					has = has || b == a
-					v += k.profit(b)
-					for d := range D {
-						load[d] += int64(p.need[int(p.arcFam[b])*D+d])
-					}
-				}
-				fits := has
-				for d := range D {
-					fits = fits && load[d] <= m.Places[pl].Cap[d]
-				}
-				if fits {
-					best = max(best, v)
-				}
-			}
-			return L - k.vals[pl] + best
+			pl := int(p.arcPlace[a])
+			return L - k.vals[pl] + bruteBest(k, m, pl, func(b int32) bool { return b == a })
 		}
 		want := make([]bool, len(p.arcPlace))
 		for a := range want {
@@ -291,5 +146,90 @@ func TestFixArcsBrute(t *testing.T) {
 	}
 	if removed == 0 || kept == 0 {
 		t.Fatalf("removed %d, kept %d: the test does not exercise both outcomes", removed, kept)
+	}
+}
+
+// randomKnapModel draws a capacity-only model of n families over one to three
+// places in D dimensions: capacities 0…maxCap−1, needs 0…3, each pair present with
+// chance 1 − 1/arcOneIn, scores with one decimal in 0…10.
+func randomKnapModel(r *rand.Rand, D, n, maxCap, arcOneIn int) *Model {
+	m := &Model{Dims: D}
+	nPl := 1 + r.IntN(3)
+	for range nPl {
+		c := make([]int64, D)
+		for d := range c {
+			c[d] = int64(r.IntN(maxCap))
+		}
+		m.Places = append(m.Places, Place{Cap: c})
+	}
+	for range n {
+		need := make([]int64, D)
+		for d := range need {
+			need[d] = int64(r.IntN(4))
+		}
+		f := Family{Need: need}
+		for pl := range nPl {
+			if r.IntN(arcOneIn) > 0 {
+				f.Arcs = append(f.Arcs, Arc{Place: pl, Score: math.Round(r.Float64()*100) / 10})
+			}
+		}
+		m.Families = append(m.Families, f)
+	}
+	return m
+}
+
+// bruteBest enumerates the subsets of place pl's arcs that hold every required arc
+// and fit its capacities, and returns the best profit at k's multipliers (−Inf
+// when none does).
+func bruteBest(k *knapLag, m *Model, pl int, required func(a int32) bool) float64 {
+	p, D := k.p, m.Dims
+	items := k.places[pl].items
+	best := math.Inf(-1)
+	for mask := 0; mask < 1<<len(items); mask++ {
+		load := make([]int64, D)
+		v, ok := 0.0, true
+		for i, a := range items {
+			if mask&(1<<i) == 0 {
+				ok = ok && !required(a)
+				continue
+			}
+			v += k.profit(a)
+			for d := range D {
+				load[d] += int64(p.need[int(p.arcFam[a])*D+d])
+			}
+		}
+		for d := range D {
+			ok = ok && load[d] <= m.Places[pl].Cap[d]
+		}
+		if ok {
+			best = max(best, v)
+		}
+	}
+	return best
+}
+
+// checkChoice checks place pl's last knapsack solution (k.sel[pl]): no removed arc,
+// within the capacities, and its profits adding up to the value got.
+func checkChoice(t *testing.T, k *knapLag, m *Model, pl int, got float64, trial int) {
+	t.Helper()
+	p, D := k.p, m.Dims
+	sum := 0.0
+	load := make([]int64, D)
+	for _, a := range k.sel[pl] {
+		if k.dead[a] {
+			t.Fatalf("trial %d place %d: a removed arc chosen", trial, pl)
+		}
+		sum += k.profit(a)
+		for d := range D {
+			load[d] += int64(p.need[int(p.arcFam[a])*D+d])
+		}
+	}
+	for d := range D {
+		if load[d] > m.Places[pl].Cap[d] {
+			t.Fatalf("trial %d place %d: chosen families overfill dimension %d", trial, pl, d)
+		}
+	}
+	if math.Abs(sum-got) > 1e-9 {
+		t.Fatalf("trial %d place %d: chosen families sum to %v, value %v", trial, pl, sum, got)
 	}
 }
