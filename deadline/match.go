@@ -294,6 +294,9 @@ func init() {
 		for _, e := range l.when.after {
 			l.when.afterIDs = append(l.when.afterIDs, mustID(l.Name, e))
 		}
+		if l.Discretion != "" {
+			l.discretionConsequence = l.Consequence + "; " + l.Discretion
+		}
 		for _, s := range l.Running {
 			if !s.Valid() {
 				panic(fmt.Sprintf("deadline: %s runs in unknown state %q", l.Name, s))

@@ -395,7 +395,7 @@ func (w *walker) minorNote() string {
 	if w.reg == DublinIII {
 		return "The best interests of the child are a primary consideration in every procedure for a minor (Art. 6 Dublin III)."
 	}
-	return "For a minor the take charge request may be sent at any time before a first decision on the substance where the best interests of the child require it (Art. 39(1), 4th subpara. AMMR)."
+	return "The take charge time limits of Art. 39(1) AMMR run for an unaccompanied minor too; where the determining Member State considers it in the best interests of the child, it may go on and request another Member State to take charge notwithstanding their expiry, at any time before a first decision on the substance (Art. 39(1), 4th subpara. AMMR)."
 }
 
 func (w *walker) firstEvidence() Evidence {
