@@ -157,13 +157,13 @@ var catalogue = []Limit{
 	// Screening (SR 2024/1356).
 	{Name: "screening-reduced", Row: "4a", Group: "screening", Title: "Finish the screening (person kept at the border beyond 72 hours)",
 		Offset: H(72), Period: D(4), Article: "Art. 8(3), 2nd sentence SR", Tag: "V",
-		Consequence:    "a person who has not applied is referred to the return authorities; screening ends on referral (Art. 18(1), (5) SR)",
+		Consequence:    "a person who has not applied is referred to the return authorities; screening ends on referral (Art. 18(1) SR; Art. 18(5) SR)",
 		ConsequenceTag: "V", Then: cases.NoApplication,
 		Start: on(cases.ApprehendedAtBorder), Running: []cases.State{cases.ArrivedIrregular, cases.Screening},
 		when: is(fReduced), Condition: "Art. 5(1)(a) SR person covered by Art. 23(1), (4) ED, staying at the external border beyond 72 hours"},
 	{Name: "screening", Row: "4", Group: "screening", Title: "Finish the screening at the external border",
 		Period: D(7), Article: "Art. 8(3) SR", Tag: "V",
-		Consequence:    "a person who has not applied is referred to the return authorities; screening ends on referral (Art. 18(1), (5) SR)",
+		Consequence:    "a person who has not applied is referred to the return authorities; screening ends on referral (Art. 18(1) SR; Art. 18(5) SR)",
 		ConsequenceTag: "V", Then: cases.NoApplication,
 		Start:   on(cases.Disembarked, cases.ApprehendedAtBorder, cases.PresentedAtBCP),
 		Running: []cases.State{cases.ArrivedSAR, cases.ArrivedIrregular, cases.AtBCP, cases.Screening}},
@@ -219,7 +219,7 @@ var catalogue = []Limit{
 
 	// Reply to a take charge request (AMMR Arts. 40, 45(2); CR Art. 12(2)(b)).
 	{Name: "take-charge-reply-dublin", Row: "§9", Group: "take-charge-reply", Title: "Reply to the take charge request (Dublin III)",
-		Period: M(2), Article: "Art. 22(1), (7) Dublin III", Tag: "V", when: is(fDublin), Condition: dublin,
+		Period: M(2), Article: "Art. 22(1) Dublin III; Art. 22(7) Dublin III", Tag: "V", when: is(fDublin), Condition: dublin,
 		Consequence: tacit + " (Art. 22(7) Dublin III)", ConsequenceTag: "V", Then: cases.TacitAcceptance,
 		Start: on(cases.TakeChargeRequestSent), Running: []cases.State{cases.TCRSent}},
 	{Name: "take-charge-reply-detained", Row: "8b", Group: "take-charge-reply", Title: "Reply to the take charge request (detained person)",
