@@ -79,3 +79,23 @@ func TestUnaccompaniedMinorTakeChargeLimitsShown(t *testing.T) {
 		t.Errorf("Dublin III minor: %+v", d)
 	}
 }
+
+// TestTakeChargeLimitsLeaveTheMinorToAnOfficer: every AMMR variant of the take charge
+// request carries the discretion of Art. 39(1), 4th subpara.; no Dublin III one does
+// (Art. 21 Dublin III has no such subparagraph).
+func TestTakeChargeLimitsLeaveTheMinorToAnOfficer(t *testing.T) {
+	n := 0
+	for _, l := range deadline.Limits() {
+		if l.Group != "take-charge-request" {
+			continue
+		}
+		dublin := strings.Contains(l.Article, "Dublin III")
+		if dublin == (l.Discretion != "") {
+			t.Errorf("%s (%s): discretion %q", l.Name, l.Article, l.Discretion)
+		}
+		n++
+	}
+	if n < 6 {
+		t.Errorf("%d take charge variants", n)
+	}
+}
