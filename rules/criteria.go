@@ -362,6 +362,10 @@ func (w *walker) unaccompaniedMinor() Finding {
 			f.Article = w.art("Art. 25(4)", "Art. 8(3)")
 		}
 		f.Reason = "a relative legally present in another Member State can take care of the unaccompanied minor, and it is not shown to be against the best interests of the child"
+		if w.reg == AMMR && f.State == w.det && f.State != w.first.State {
+			f.Notes = append(f.Notes, fmt.Sprintf("The relative is in %s, where the minor applied after the application was first registered in %s: \"another Member State\" in Art. 25(3) is read against %s, which determines responsibility (Art. 38(1)) on the situation when the application was first registered (Art. 24).",
+				f.State, w.first.State, w.first.State))
+		}
 		f.Notes = append(f.Notes, w.minorNote())
 		return f
 	}

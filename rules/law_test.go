@@ -31,7 +31,8 @@ func TestArt25_3RelativeInTheStateOfTheCurrentApplication(t *testing.T) {
 	runCases(t, []criterionCase{
 		{name: "Art. 25(3) first registered in IT, now in DE with an uncle legally there: DE", want: "DE",
 			criterion: rules.UnaccompaniedMinor, article: "Art. 25(3) AMMR",
-			a: applicant("DE", "2026-10-01", minor("2011-05-05"), firstReg("IT", "2026-09-01"), family(uncle("DE")))},
+			a:    applicant("DE", "2026-10-01", minor("2011-05-05"), firstReg("IT", "2026-09-01"), family(uncle("DE"))),
+			note: "\"another Member State\" in Art. 25(3) is read against IT"},
 		{name: "Art. 25(3) a relative in the state of first registration is not in another Member State: Art. 25(5)", want: "IT",
 			criterion: rules.UnaccompaniedMinor, article: "Art. 25(5) AMMR",
 			a:          applicant("DE", "2026-10-01", minor("2011-05-05"), firstReg("IT", "2026-09-01"), family(uncle("IT"))),
