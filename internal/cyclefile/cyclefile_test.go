@@ -187,3 +187,26 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseBounds: input whose decoding would exhaust the server (issue 12) is refused
+// before decoding, with EINVALID naming the line and the bound.
+func TestParseBounds(t *testing.T) {
+	head := "year = 2026\n[reference]\nrelocations = 1\neur = 1\n"
+	tests := map[string]string{
+		"nested inline tables": "x = " + strings.Repeat("{a=", 8000) + "1" + strings.Repeat("}", 8000),
+		"nested arrays":        "x = " + strings.Repeat("[", 300000) + strings.Repeat("]", 300000),
+		"dotted key":           "x" + strings.Repeat(".a", 8000) + " = 1",
+		"array tables":         strings.Repeat("[[pledge]]\n", 20000),
+		"long fraction": head + "[[deduction]]\nstate = \"AT\"\ndate = 2026-01-01\nact = \"x\"\nfraction = \"1e-1000000\"\n",
+		"long share":    head + "[sar]\nshare = \"1/" + strings.Repeat("7", 1000) + "\"\n",
+		"long amount":   head + "[[pledge]]\nstate = \"DE\"\ntype = \"financial\"\neur = \"1" + strings.Repeat("0", 1000) + "\"\n",
+	}
+	for name, src := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := cyclefile.Parse("big.toml", []byte(src))
+			if solidarity.ErrorCode(err) != solidarity.EINVALID || !strings.Contains(err.Error(), "limit") || !strings.Contains(err.Error(), "big.toml:") {
+				t.Fatalf("Parse = %v, want EINVALID naming the file, line and limit", err)
+			}
+		})
+	}
+}
