@@ -197,9 +197,9 @@ func TestParseBounds(t *testing.T) {
 		"nested arrays":        "x = " + strings.Repeat("[", 300000) + strings.Repeat("]", 300000),
 		"dotted key":           "x" + strings.Repeat(".a", 8000) + " = 1",
 		"array tables":         strings.Repeat("[[pledge]]\n", 20000),
-		"long fraction": head + "[[deduction]]\nstate = \"AT\"\ndate = 2026-01-01\nact = \"x\"\nfraction = \"1e-1000000\"\n",
-		"long share":    head + "[sar]\nshare = \"1/" + strings.Repeat("7", 1000) + "\"\n",
-		"long amount":   head + "[[pledge]]\nstate = \"DE\"\ntype = \"financial\"\neur = \"1" + strings.Repeat("0", 1000) + "\"\n",
+		"long fraction":        head + "[[deduction]]\nstate = \"AT\"\ndate = 2026-01-01\nact = \"x\"\nfraction = \"1e-1000000\"\n",
+		"long share":           head + "[sar]\nshare = \"1/" + strings.Repeat("7", 1000) + "\"\n",
+		"long amount":          head + "[[pledge]]\nstate = \"DE\"\ntype = \"financial\"\neur = \"1" + strings.Repeat("0", 1000) + "\"\n",
 	}
 	for name, src := range tests {
 		t.Run(name, func(t *testing.T) {
