@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"solidarity"
+	"solidarity/internal/bound"
 )
 
 // jsonStat is the part of a JSON-stat 2.0 dataset response that Parse reads.
@@ -47,7 +48,13 @@ func (p *parser) parseJSONStat(r io.Reader) error {
 	p.format = "JSON-stat 2.0"
 	data, err := io.ReadAll(r)
 	if err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return p.errPath("$", "the file ends in the middle (a truncated or interrupted download?): %s", err.Error())
+		}
 		return p.errPath("$", "reading: %s", err.Error())
+	}
+	if err := bound.JSON(p.name, data, Limits); err != nil {
+		return err
 	}
 	var js jsonStat
 	dec := json.NewDecoder(bytes.NewReader(data))
