@@ -6,8 +6,11 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"solidarity"
+	"solidarity/internal/catalog"
+	"solidarity/internal/web"
 )
 
 // TestBoundedBodies: bodies built to exhaust the server (issue 12) answer 400 with code
@@ -63,5 +66,25 @@ func TestBoundedJSONBodies(t *testing.T) {
 	}
 	if headSeq(t, f) != head {
 		t.Error("a refused request wrote an entry")
+	}
+}
+
+// TestRequestBudget: a request still unanswered when its time budget runs out gets
+// 503 with Retry-After and the error JSON, whatever its handler does afterwards.
+func TestRequestBudget(t *testing.T) {
+	srv, err := web.New(&catalog.Catalog{}, nil, 2026, web.WithRequestBudget(time.Nanosecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"/api/v1/cycles/2026/pool", "/pool/2026"} {
+		res, body := get(t, srv, target)
+		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" ||
+			!strings.Contains(body, `"code": "unavailable"`) || res.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s: %d %v %.200s, want 503 with Retry-After and code unavailable", target, res.StatusCode, res.Header, body)
+		}
+	}
+	// Within the default budget the same requests answer.
+	if res, body := get(t, mustServer(t), "/api/v1/cycles/2026/pool"); res.StatusCode != 200 {
+		t.Errorf("default budget: %d %.200s", res.StatusCode, body)
 	}
 }
