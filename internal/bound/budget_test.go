@@ -18,6 +18,7 @@ import (
 	"solidarity/internal/keyinput"
 	"solidarity/internal/refdata"
 	"solidarity/match"
+	"solidarity/rules"
 )
 
 // The budget of issue 12: no input of up to 1 MiB may cost more than 1 s of CPU or
@@ -37,6 +38,7 @@ var parsers = []struct {
 	{"cyclefile", "toml", func(n string, b []byte) error { _, err := cyclefile.Parse(n, b); return err }},
 	{"arrival JSON", "json", func(n string, b []byte) error { _, err := arrival.ParseJSON(n, bytes.NewReader(b)); return err }},
 	{"arrival CSV", "csv", func(n string, b []byte) error { _, err := arrival.ParseCSV(n, bytes.NewReader(b)); return err }},
+	{"responsibility applicant", "json", func(n string, b []byte) error { _, err := rules.ParseApplicant(n, bytes.NewReader(b)); return err }},
 	{"match problem", "json", func(n string, b []byte) error { _, err := match.ParseProblem(n, bytes.NewReader(b)); return err }},
 	{"eurostat JSON-stat", "json", func(n string, b []byte) error {
 		_, err := eurostat.Parse(n, bytes.NewReader(b), eurostat.Options{})
