@@ -19,8 +19,10 @@ type Numbers struct {
 // (below 10^15, a few decimals), a share or fraction of a pledge, a percentage. The
 // work of math/big grows with the digits and the exponent (10^1000000 is a million-digit
 // integer: 32 ms and 0.7 MB per "1e-1000000" in issue 12), so these bound it to a few
-// microseconds per number.
-var DefaultNumbers = Numbers{Digits: 40, Exponent: 40, DenomDigits: 20}
+// microseconds per number. Denominators are bounded harder, to 9 digits (a Council
+// decision deducts "1/3", "3/10"): sums of fractions with distinct denominators grow
+// with their product, where decimals only grow to the largest power of ten.
+var DefaultNumbers = Numbers{Digits: 40, Exponent: 40, DenomDigits: 9}
 
 func (n Numbers) with() Numbers {
 	d := DefaultNumbers

@@ -1,6 +1,7 @@
 package cyclefile_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -208,5 +209,23 @@ func TestParseBounds(t *testing.T) {
 				t.Fatalf("Parse = %v, want EINVALID naming the file, line and limit", err)
 			}
 		})
+	}
+}
+
+// TestParseDeductionBound: the pool sums deducted fractions exactly, at a cost growing
+// with the square of their number, so one state has at most MaxDeductionsPerState.
+func TestParseDeductionBound(t *testing.T) {
+	src, err := cyclefile.ShippedSource(2027)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.Write(src)
+	for i := range cyclefile.MaxDeductionsPerState + 1 {
+		fmt.Fprintf(&b, "[[deduction]]\nstate = \"AT\"\ndate = 2027-01-01\nact = \"x\"\nfraction = \"1/%d\"\n", 97+2*i)
+		_, err := cyclefile.Parse("d.toml", []byte(b.String()))
+		if ok := i < cyclefile.MaxDeductionsPerState; ok != (err == nil) {
+			t.Fatalf("%d deductions: %v", i+1, err)
+		}
 	}
 }
