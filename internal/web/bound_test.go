@@ -1,15 +1,18 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"solidarity"
 	"solidarity/internal/catalog"
+	"solidarity/internal/cyclefile"
 	"solidarity/internal/web"
 )
 
@@ -87,4 +90,48 @@ func TestRequestBudget(t *testing.T) {
 	if res, body := get(t, mustServer(t), "/api/v1/cycles/2026/pool"); res.StatusCode != 200 {
 		t.Errorf("default budget: %d %.200s", res.StatusCode, body)
 	}
+}
+
+// TestPoolBudget: the most expensive cycle file the bounds accept (every state with its
+// most deductions, of distinct 9-digit denominators, and pledges up to the value bound)
+// is computed within issue 12's budget: 64 MiB and 1 s of CPU (the process's CPU time,
+// which other load does not inflate; it measures about 0.1 s).
+func TestPoolBudget(t *testing.T) {
+	src, err := cyclefile.ShippedSource(2027)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.Write(src)
+	k := 0
+	for _, m := range solidarity.PartIV() {
+		for range cyclefile.MaxDeductionsPerState {
+			fmt.Fprintf(&b, "[[deduction]]\nstate = %q\ndate = 2027-01-01\nact = \"x\"\nfraction = \"1/%d\"\n", m, 999999999-2*k)
+			k++
+		}
+	}
+	for i := 0; b.Len() < 1<<20-200 && i < 1500; i++ {
+		fmt.Fprintf(&b, "[[pledge]]\nstate = %q\ntype = \"financial\"\neur = %d\n", solidarity.PartIV()[i%26], 1+i)
+	}
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	c0 := cpuTime()
+	rec := httptest.NewRecorder()
+	mustServer(t).ServeHTTP(rec, httptest.NewRequest("POST", "/api/v1/pool", strings.NewReader(b.String())))
+	cpu := cpuTime() - c0
+	runtime.ReadMemStats(&m1)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("%d %.300s", rec.Code, rec.Body.String())
+	}
+	t.Logf("%d bytes: %d KiB allocated, %v CPU", b.Len(), (m1.TotalAlloc-m0.TotalAlloc)>>10, cpu)
+	if a := m1.TotalAlloc - m0.TotalAlloc; a > 64<<20 || cpu > time.Second {
+		t.Errorf("allocated %d MiB and %v of CPU, budget 64 MiB and 1 s", a>>20, cpu)
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
