@@ -11,6 +11,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/big"
 	"os"
@@ -204,11 +205,22 @@ func Open(arg string) (*solidarity.Cycle, error) {
 		}
 		return Parse(fmt.Sprintf("cycles/%d.toml", y), src)
 	}
-	src, err := os.ReadFile(arg)
+	src, err := readFile(arg)
 	if err != nil {
 		return nil, &solidarity.Error{Code: solidarity.EINVALID, File: arg, Message: "cannot read cycle file: " + strings.TrimPrefix(err.Error(), "open "+arg+": ")}
 	}
 	return Parse(filepath.Base(arg), src)
+}
+
+// readFile reads at most one byte more than a cycle file may have, so that a huge file
+// (or /dev/zero) is refused by Parse's size bound instead of being read whole.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, int64(bound.Default.Bytes)+1))
 }
 
 // MaxDeductionsPerState bounds the deductions of one state in one cycle file. A

@@ -229,3 +229,15 @@ func TestParseDeductionBound(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenReadsAtMostTheBound: a file larger than a cycle file may be is refused, not
+// read whole (/dev/zero never ends).
+func TestOpenReadsAtMostTheBound(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	_, err := cyclefile.Open("/dev/zero")
+	if solidarity.ErrorCode(err) != solidarity.EINVALID || !strings.Contains(err.Error(), "limit") {
+		t.Fatalf("Open(/dev/zero) = %v, want the size bound", err)
+	}
+}
