@@ -1,9 +1,12 @@
 package bound_test
 
 import (
+	"encoding/json"
 	"math/big"
 	"strings"
 	"testing"
+
+	"github.com/BurntSushi/toml"
 
 	"solidarity/internal/bound"
 )
@@ -70,4 +73,58 @@ func FuzzRat(f *testing.F) {
 			t.Fatalf("Rat(%q) = %v beyond the bounds", s, r)
 		}
 	})
+}
+
+// FuzzDepth: what the scanners accept never nests deeper than their bound once decoded,
+// by the decoders solidarity uses: the scanners may count too much, never too little.
+func FuzzDepth(f *testing.F) {
+	for _, s := range []string{"x = {a={a=1}}", "[a.b]\nc.d = [1, [2]]", "a.b.c.d.e = 1", "[[a.b]]\n[a.b.c]\nd = {e.f = [[1]]}",
+		`x = [{a.b = {c = 1}}]`, "[[a]]\n[[a.b]]\n[[a.b.c]]\nd.e = {f = {g = 1}}", "[[a.b]]\n[a.b.c]\nx = [[1]]", "[[a]]\n[[a.b]]\n[[a.b.c]]", `"a.b".c = 1`, `{"a":[1,{"b":[[]]}]}`, "x = \"\"\"\n[[[\"\"\"\ny.z = 1"} {
+		f.Add(s)
+	}
+	const limit = 4
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 {
+			return
+		}
+		if bound.TOML("f", []byte(s), bound.Limits{Depth: limit}) == nil {
+			var v map[string]any
+			if _, err := toml.Decode(s, &v); err == nil {
+				if d := depth(v) - 1; d > limit { // the document itself is not a level
+					t.Fatalf("TOML accepted %q, which nests %d deep", s, d)
+				}
+			}
+		}
+		if bound.JSON("f", []byte(s), bound.Limits{Depth: limit}) == nil {
+			var v any
+			if err := json.Unmarshal([]byte(s), &v); err == nil {
+				if d := depth(v); d > limit {
+					t.Fatalf("JSON accepted %q, which nests %d deep", s, d)
+				}
+			}
+		}
+	})
+}
+
+// depth is the number of nested maps and slices of a decoded value, itself included.
+func depth(v any) int {
+	d := 0
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			d = maxInt(d, depth(e))
+		}
+		return d + 1
+	case []map[string]any:
+		for _, e := range x {
+			d = maxInt(d, depth(e))
+		}
+		return d + 1
+	case []any:
+		for _, e := range x {
+			d = maxInt(d, depth(e))
+		}
+		return d + 1
+	}
+	return 0
 }

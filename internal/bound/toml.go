@@ -5,9 +5,10 @@ import "bytes"
 // TOML checks src against l before a TOML decoder sees it: size, nesting depth, number
 // of values, length of strings and of number literals.
 //
-// Depth counts every level the decoder builds: each [ and { of a value, each table
-// header, and each part of a dotted key (x.a.a = 1 nests as deeply as x = {a={a=1}}),
-// added to the depth of the table or inline table the key is in. BurntSushi/toml's cost
+// Depth counts every level the decoder builds: each [ and { of a value, each part of a
+// dotted key (x.a.a = 1 nests as deeply as x = {a={a=1}}), added to the depth of the
+// table or inline table the key is in, and two for each part of a table header (any
+// part may name an array of tables: [[a]] [[a.b]] nests a, a[i], b, b[j]). BurntSushi/toml's cost
 // grows with the square of that depth (see the package comment), so it is refused
 // before decoding. Strings (basic, literal, both multi-line forms) and comments are
 // skipped, so that brackets, dots and quotes inside them count for nothing.
@@ -88,7 +89,11 @@ func TOML(name string, src []byte, l Limits) error {
 		case '.':
 			if inKey {
 				dots++
-				if d := base() + dots + 1; d > l.Depth {
+				d := base() + dots + 1
+				if len(stack) > 0 && stack[len(stack)-1].header {
+					d = 2 * (dots + 1)
+				}
+				if d > l.Depth {
 					return Error(name, line, "", "key nested deeper than the limit of %d levels", l.Depth)
 				}
 			}
@@ -104,8 +109,9 @@ func TOML(name string, src []byte, l Limits) error {
 			f := frame{keys: c == '{'}
 			switch {
 			case len(stack) == 0 && inKey && c == '[':
-				// A table header, [name] or [[name]]: its parts are the table's depth.
-				f.header, f.keys, f.depth = true, true, 1
+				// A table header, [name] or [[name]]: each of its parts may be an array
+				// of tables (defined by an earlier [[part]]) and a table in it, two levels.
+				f.header, f.keys, f.depth = true, true, 2
 				if i+1 < len(src) && src[i+1] == '[' {
 					i++
 				}
@@ -131,7 +137,7 @@ func TOML(name string, src []byte, l Limits) error {
 			f := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			if f.header {
-				table = 1 + dots
+				table = 2 * (1 + dots)
 				if i+1 < len(src) && src[i+1] == ']' {
 					i++
 				}
