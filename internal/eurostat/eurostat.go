@@ -296,8 +296,11 @@ func ParseDecimal(s string) (*big.Rat, error) {
 	if len(s) > 64 || !decimalRE.MatchString(s) {
 		return nil, fmt.Errorf("value %q is not a number", s)
 	}
-	v, ok := new(big.Rat).SetString(s)
-	if !ok {
+	// The one bounded exact-number parser (internal/bound); the syntax is already
+	// narrowed to what statistics files write, and 18 + 18 digits and e±999 fit in its
+	// bounds here.
+	v, err := bound.Rat("", s, false, bound.Numbers{Digits: 64, Exponent: 999})
+	if err != nil {
 		return nil, fmt.Errorf("value %q is not a number", s)
 	}
 	if v.Sign() < 0 {
