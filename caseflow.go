@@ -3,6 +3,8 @@ package solidarity
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -37,6 +39,25 @@ type Arrival struct {
 	Minors      int         `json:"unaccompanied_minors"`
 	Registered  time.Time   `json:"registered"`
 	Actor       string      `json:"actor"`
+}
+
+// SameLanding reports whether a and b describe the same landing: the same vessel and
+// port (ignoring case and runs of spaces) at the same instant. A ship's list imported
+// twice is one landing; a store refuses the second unless it is confirmed as new
+// (CaseWrite.NewLanding).
+func (a *Arrival) SameLanding(b *Arrival) bool {
+	return a.At.Equal(b.At) && strings.EqualFold(landingName(a.Vessel), landingName(b.Vessel)) &&
+		strings.EqualFold(landingName(a.Port), landingName(b.Port))
+}
+
+func landingName(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// SameLandingError is the refusal of a list that SameLanding matches with the stored
+// arrival id: ECONFLICT, naming it.
+func SameLandingError(id ArrivalID, a *Arrival) error {
+	return &Error{Code: ECONFLICT, Field: "arrival", Message: fmt.Sprintf(
+		"arrival %s already records %s at %s on %s: this list looks like it again; if it is another landing, confirm it as a new landing",
+		id, a.Vessel, a.Port, a.At.UTC().Format(time.RFC3339))}
 }
 
 // CaseRecord is a case as the store keeps it: the pseudonymous flow in clear (state,
@@ -78,6 +99,11 @@ type CaseRecord struct {
 type CaseWrite struct {
 	Arrival *Arrival      // a new arrival (registration)
 	Insert  []*CaseRecord // new cases; Version is set to 1
+	// NewLanding confirms that Arrival is another landing than a stored arrival of
+	// the same vessel, port and time (Arrival.SameLanding). Without it such an
+	// Arrival is ECONFLICT naming the stored one: the same ship's list imported twice
+	// would open every case twice. Decided in the appending transaction.
+	NewLanding bool
 	// Update replaces the mutable fields (Allocated, Responsible, State, Flow, NextDue,
 	// NextConsequence, Personal, Closed, Erased) of each case whose stored Version equals the record's;
 	// the stored Version becomes Version+1 and so does the record's on success.

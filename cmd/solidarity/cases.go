@@ -19,7 +19,7 @@ import (
 	"solidarity/internal/keyring"
 )
 
-const casesHelp = `Usage: solidarity arrival import FILE [--key KEY]      register a ship's list (CSV or JSON)
+const casesHelp = `Usage: solidarity arrival import FILE [--key KEY] [--new-landing]   register a ship's list (CSV or JSON)
        solidarity cases [--arrival ID] [--format table|json]
        solidarity case ID [--person] [--determine]
        solidarity event CASE EVENT [--at TIME] [--target STATE] [--family] [--note TEXT]
@@ -35,7 +35,9 @@ DB.keys beside it). Reading a person (--person, --determine) is recorded in the 
 log. 'solidarity deadlines' also works on a server (--server URL --token T).
 
   arrival import  one disembarkation and its people: every row is checked first; a bad
-                  row is reported with its line and field and nothing is registered
+                  row is reported with its line and field and nothing is registered;
+                  a list of the vessel, port and time of a registered arrival is
+                  refused, naming it, unless --new-landing confirms another landing
   event           a legal event (see the transition table: the error lists the events
                   the case's state allows); TIME is RFC 3339 or YYYY-MM-DD
   allocate        (coordinator) allocate a relocation candidate's family to a state
@@ -71,6 +73,7 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 	state := fs.String("state", "", "deadlines of this Member State only")
 	apply := fs.Bool("apply", false, "apply the consequences of missed time limits")
 	after := fs.Duration("after", 0, "retention after a case closed (default 87600h)")
+	newLanding := fs.Bool("new-landing", false, "register the list although an arrival of the same vessel, port and time is registered: it is another landing")
 	key := fs.String("key", "", "idempotency `key` (a retry with the same key registers nothing twice)")
 	keyID := fs.Uint("id", 1, "`id` of the new key (keys new)")
 	pos, err := parseArgs(fs, args)
@@ -144,7 +147,11 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 		if err != nil {
 			return err
 		}
-		r, err := svc.Register(uctx, l, *key)
+		register := svc.Register
+		if *newLanding {
+			register = svc.RegisterNewLanding
+		}
+		r, err := register(uctx, l, *key)
 		if err != nil {
 			return err
 		}

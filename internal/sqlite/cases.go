@@ -31,6 +31,11 @@ const (
 // error it returns undoes the entry too.
 func applyCases(ctx context.Context, tx *sql.Tx, w *solidarity.CaseWrite) error {
 	if a := w.Arrival; a != nil {
+		if !w.NewLanding {
+			if err := sameLanding(ctx, tx, a); err != nil {
+				return err
+			}
+		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO arrivals (`+arrivalColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			string(a.ID), a.Vessel, a.Port, formatTime(a.At), a.SAR, string(a.Benefitting),
@@ -81,6 +86,33 @@ func applyCases(ctx context.Context, tx *sql.Tx, w *solidarity.CaseWrite) error 
 			return internal("append case", err)
 		}
 		return solidarity.Errorf(solidarity.ECONFLICT, "case %s changed since it was read (version %d)", c.ID, c.Version)
+	}
+	return nil
+}
+
+// sameLanding refuses a, unless its ID is taken (the insert says so), when a stored
+// arrival is the same landing (solidarity.Arrival.SameLanding). It reads in the
+// write transaction, so two imports of one list cannot both pass.
+func sameLanding(ctx context.Context, tx *sql.Tx, a *solidarity.Arrival) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, vessel, port FROM arrivals WHERE at = ? AND id <> ? ORDER BY id`,
+		formatTime(a.At), string(a.ID))
+	if err != nil {
+		return internal("append case", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b solidarity.Arrival
+		var id string
+		if err := rows.Scan(&id, &b.Vessel, &b.Port); err != nil {
+			return internal("append case", err)
+		}
+		b.At = a.At
+		if a.SameLanding(&b) {
+			return solidarity.SameLandingError(solidarity.ArrivalID(id), a)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return internal("append case", err)
 	}
 	return nil
 }

@@ -420,10 +420,13 @@ func TestCaseForms(t *testing.T) {
 func TestImportForm(t *testing.T) {
 	f := newFixture(t, fixtureOpts{cases: true})
 	_, page := f.do(req{method: "GET", path: "/arrivals", as: "it"})
-	upload := func(name, content, key string) (*http.Response, string) {
+	upload := func(name, content, key string, fields ...string) (*http.Response, string) {
 		var b bytes.Buffer
 		w := multipart.NewWriter(&b)
 		w.WriteField("idempotency_key", key)
+		for i := 0; i+1 < len(fields); i += 2 {
+			w.WriteField(fields[i], fields[i+1])
+		}
 		fw, _ := w.CreateFormFile("list", name)
 		fw.Write([]byte(content))
 		w.Close()
@@ -444,9 +447,52 @@ func TestImportForm(t *testing.T) {
 	if !strings.Contains(body, "Form Star") || !strings.Contains(body, `id="flash"`) || strings.Count(body, `data-case=`) != 3 {
 		t.Errorf("arrival page after upload: %.1000s", body)
 	}
-	if res, _ := upload("ship.csv", seedList, "k-fr"); res.StatusCode != 303 {
-		// An officer of IT may import IT's lists: the same list as FR is tested in the API.
-		t.Errorf("second upload: %d", res.StatusCode)
+	// The fixture's own list again: the same landing, refused naming the arrival, and
+	// the form asks to confirm a new landing.
+	res, body = upload("ship.csv", seedList, "k-again")
+	if res.StatusCode != http.StatusConflict || !strings.Contains(body, string(f.arrival)) || !strings.Contains(body, `id="new-landing"`) {
+		t.Fatalf("the same list again: %d %s", res.StatusCode, body)
+	}
+	if res, _ := upload("ship.csv", seedList, "k-again", "new_landing", "1"); res.StatusCode != 303 {
+		t.Errorf("the same list confirmed as a new landing: %d", res.StatusCode)
+	}
+}
+
+// TestReimportSameLanding: the same ship's list registered again without its
+// idempotency key is 409 naming the arrival it repeats, nothing is written; with
+// new_landing=true it is registered; a retry under the first key is a replay.
+func TestReimportSameLanding(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	head, _, _ := f.store.Head(context.Background())
+	res, body := f.do(req{method: "POST", path: "/api/v1/arrivals", as: "it", body: seedList, contentType: "text/csv"})
+	if res.StatusCode != http.StatusConflict || apiErr(t, body).Code != solidarity.ECONFLICT || !strings.Contains(body, string(f.arrival)) {
+		t.Fatalf("the same list again: %d %s", res.StatusCode, body)
+	}
+	if h, _, _ := f.store.Head(context.Background()); h != head {
+		t.Fatalf("ledger head %d -> %d after a refused import", head, h)
+	}
+	// The same landing in JSON, another spelling of the vessel: refused too.
+	var d web.ArrivalDetail
+	_, body = f.do(req{method: "GET", path: "/api/v1/arrivals/" + string(f.arrival), as: "coord"})
+	mustJSON(t, body, &d)
+	l := d.Arrival
+	jsonList := fmt.Sprintf(`{"arrival":{"vessel":%q,"port":%q,"at":%q,"sar":true,"benefitting_state":"IT"},"persons":[{"ref":"A1","name":"Ines Example","sex":"F","assessed_age":40}]}`,
+		strings.ToUpper(l.Vessel), l.Port, l.At.Format(time.RFC3339))
+	if res, body := f.do(req{method: "POST", path: "/api/v1/arrivals", as: "it", body: jsonList, contentType: "application/json"}); res.StatusCode != http.StatusConflict {
+		t.Fatalf("the same landing in JSON: %d %s", res.StatusCode, body)
+	}
+	if res, body := f.do(req{method: "POST", path: "/api/v1/arrivals?new_landing=maybe", as: "it", body: seedList, contentType: "text/csv"}); res.StatusCode != 400 || apiErr(t, body).Field != "new_landing" {
+		t.Fatalf("new_landing=maybe: %d %s", res.StatusCode, body)
+	}
+	res, body = f.do(req{method: "POST", path: "/api/v1/arrivals?new_landing=true", as: "it", body: seedList, contentType: "text/csv",
+		header: map[string]string{"Idempotency-Key": "landing-2"}})
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("confirmed as a new landing: %d %s", res.StatusCode, body)
+	}
+	res, _ = f.do(req{method: "POST", path: "/api/v1/arrivals", as: "it", body: seedList, contentType: "text/csv",
+		header: map[string]string{"Idempotency-Key": "landing-2"}})
+	if res.StatusCode != http.StatusOK || res.Header.Get("Idempotency-Replayed") != "true" {
+		t.Fatalf("retry of the new landing: %d", res.StatusCode)
 	}
 }
 

@@ -53,6 +53,9 @@ type arrivalsPage struct {
 	Import    bool   // the user may import a ship's list
 	ImportKey string // idempotency key of the import form
 	Error     *solidarity.Error
+	// SameLanding: the list was refused as the same landing as a registered arrival;
+	// the form asks to confirm a new landing.
+	SameLanding bool
 }
 
 func (s *Server) arrivalsPage(r *http.Request) (*arrivalsPage, error) {
@@ -93,6 +96,7 @@ func (s *Server) handleImportForm(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		page.Error = e
+		page.SameLanding = e.Code == solidarity.ECONFLICT && e.Field == "arrival"
 		s.render(w, r, HTTPStatus(e.Code), "arrivals.html", page)
 	}
 	if err := r.ParseMultipartForm(1 << 20); err != nil { // larger files spill to a temporary file
@@ -116,7 +120,11 @@ func (s *Server) handleImportForm(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
-	reg, err := s.cases.Register(r.Context(), l, key)
+	register := s.cases.Register
+	if r.PostForm.Get("new_landing") != "" {
+		register = s.cases.RegisterNewLanding
+	}
+	reg, err := register(r.Context(), l, key)
 	if err != nil {
 		fail(err)
 		return

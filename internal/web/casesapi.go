@@ -146,7 +146,16 @@ func (s *Server) handleRegisterArrival(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	reg, err := s.cases.Register(r.Context(), l, key)
+	register := s.cases.Register
+	switch v := r.URL.Query().Get("new_landing"); v {
+	case "", "false":
+	case "true":
+		register = s.cases.RegisterNewLanding
+	default:
+		s.apiError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Field: "new_landing", Message: "want true or false"})
+		return
+	}
+	reg, err := register(r.Context(), l, key)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
