@@ -136,6 +136,9 @@ type CaseFilter struct {
 // ArrivalFilter selects arrivals, latest first.
 type ArrivalFilter struct {
 	Benefitting *MemberState
+	// Involving selects the arrivals a Member State's officers may see: those it
+	// benefits from, and those with a case allocated to it (CaseFilter.Involving).
+	Involving *MemberState
 	Limit       int // 1 to 1000; 0 means 100
 }
 

@@ -54,17 +54,21 @@ func (s *Service) scopeFilter(ctx context.Context, f *solidarity.CaseFilter) err
 	return nil
 }
 
-// Arrivals lists disembarkations (no personal data); officers see their state's.
+// Arrivals lists disembarkations (no personal data). Officers see their state's and
+// those with people allocated to their state (whose cases they see, as Arrival and
+// Cases let them); asking for another state's is EUNAUTHORIZED.
 func (s *Service) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*solidarity.Arrival, error) {
 	own, err := scope(ctx, solidarity.ReadCases)
 	if err != nil {
 		return nil, err
 	}
 	if own != nil {
-		if f.Benefitting != nil && *f.Benefitting != *own {
-			return nil, denied(solidarity.ReadCases, *f.Benefitting)
+		for _, m := range []*solidarity.MemberState{f.Benefitting, f.Involving} {
+			if m != nil && *m != *own {
+				return nil, denied(solidarity.ReadCases, *m)
+			}
 		}
-		f.Benefitting = own
+		f.Involving = own
 	}
 	return s.Store.Arrivals(ctx, f)
 }

@@ -266,6 +266,9 @@ func (s *Store) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*so
 	if f.Benefitting != nil {
 		q.where("benefitting = $", string(*f.Benefitting))
 	}
+	if f.Involving != nil {
+		q.where("(benefitting = $ OR id IN (SELECT arrival FROM cases WHERE allocated = $))", string(*f.Involving))
+	}
 	rows, err := s.pool.Query(ctx, `SELECT `+arrivalColumns+` FROM arrivals`+q.clause()+
 		` ORDER BY at DESC, id DESC LIMIT `+q.arg(limit), q.args...)
 	if err != nil {

@@ -171,9 +171,17 @@ func (s *Store) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*so
 	}
 	query := `SELECT ` + arrivalColumns + ` FROM arrivals`
 	var args []any
+	var where []string
 	if f.Benefitting != nil {
-		query += ` WHERE benefitting = ?`
+		where = append(where, `benefitting = ?`)
 		args = append(args, string(*f.Benefitting))
+	}
+	if f.Involving != nil {
+		where = append(where, `(benefitting = ? OR id IN (SELECT arrival FROM cases WHERE allocated = ?))`)
+		args = append(args, string(*f.Involving), string(*f.Involving))
+	}
+	if len(where) > 0 {
+		query += ` WHERE ` + strings.Join(where, " AND ")
 	}
 	rows, err := s.read.QueryContext(ctx, query+` ORDER BY at DESC, id DESC LIMIT ?`, append(args, limit)...)
 	if err != nil {

@@ -816,8 +816,18 @@ func testArrivals(t *testing.T, s CaseStore) {
 	for _, a := range []*solidarity.Arrival{a1, a2, a3, a4} {
 		register(t, s, "", a, newCase("C-"+string(a.ID), a, "F1", 1))
 	}
+	// A3 has a person allocated to DE (two cases, to check each arrival comes once),
+	// A2 one allocated to IT.
+	for i, a := range []*solidarity.Arrival{a3, a3, a2} {
+		c := newCase(fmt.Sprintf("C-alloc-%d", i), a, "F2", 2)
+		c.Allocated = "DE"
+		if a == a2 {
+			c.Allocated = "IT"
+		}
+		mustAppendCase(t, s, "", eventEntry(t, "open", "registered", c), &solidarity.CaseWrite{Insert: []*solidarity.CaseRecord{c}})
+	}
 	byID := map[solidarity.ArrivalID]*solidarity.Arrival{"A1": a1, "A2": a2, "A3": a3, "A4": a4}
-	it := solidarity.MemberState("IT")
+	it, de, fr := solidarity.MemberState("IT"), solidarity.MemberState("DE"), solidarity.MemberState("FR")
 	for _, c := range []struct {
 		f    solidarity.ArrivalFilter
 		want string
@@ -826,6 +836,11 @@ func testArrivals(t *testing.T, s CaseStore) {
 		{solidarity.ArrivalFilter{Benefitting: &it}, "A4,A3,A1"},
 		{solidarity.ArrivalFilter{Limit: 2}, "A2,A4"},
 		{solidarity.ArrivalFilter{Benefitting: &it, Limit: 1000}, "A4,A3,A1"},
+		{solidarity.ArrivalFilter{Involving: &de}, "A3"},
+		{solidarity.ArrivalFilter{Involving: &it}, "A2,A4,A3,A1"},
+		{solidarity.ArrivalFilter{Involving: &it, Limit: 2}, "A2,A4"},
+		{solidarity.ArrivalFilter{Involving: &it, Benefitting: &it}, "A4,A3,A1"},
+		{solidarity.ArrivalFilter{Involving: &fr}, ""},
 	} {
 		as, err := s.Arrivals(ctx, c.f)
 		if err != nil {

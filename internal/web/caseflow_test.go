@@ -622,3 +622,58 @@ func TestImportLargeList(t *testing.T) {
 		t.Fatalf("a %d-byte list: %d %.300s", b.Len(), res.StatusCode, body)
 	}
 }
+
+// TestArrivalsOfRelocationState: an officer of a state of relocation sees, in the list
+// of arrivals (API and page), the arrivals with people allocated to its state, and no
+// others; the other roles see what they saw.
+func TestArrivalsOfRelocationState(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	list := func(as string) []solidarity.ArrivalID {
+		t.Helper()
+		var got struct{ Arrivals []solidarity.Arrival }
+		res, body := f.do(req{method: "GET", path: "/api/v1/arrivals", as: as})
+		if res.StatusCode != 200 {
+			t.Fatalf("arrivals as %s: %d %s", as, res.StatusCode, body)
+		}
+		mustJSON(t, body, &got)
+		var ids []solidarity.ArrivalID
+		for _, a := range got.Arrivals {
+			ids = append(ids, a.ID)
+		}
+		return ids
+	}
+	want := func(as string, n int) {
+		t.Helper()
+		ids := list(as)
+		if len(ids) != n || n == 1 && ids[0] != f.arrival {
+			t.Errorf("arrivals as %s: %v, want %d (%s)", as, ids, n, f.arrival)
+		}
+		_, page := f.do(req{method: "GET", path: "/arrivals", as: as})
+		if got := strings.Count(page, "<tr data-arrival="); got != n || (n == 0) != strings.Contains(page, `id="no-arrivals"`) {
+			t.Errorf("arrivals page as %s lists %d, want %d", as, got, n)
+		}
+	}
+	for _, as := range []string{"coord", "it", "audit"} {
+		want(as, 1)
+	}
+	want("fr", 0)
+	if res, body := f.do(req{method: "GET", path: "/api/v1/arrivals?state=IT", as: "fr"}); res.StatusCode != 403 {
+		t.Errorf("FR asking for IT's arrivals: %d %s", res.StatusCode, body)
+	}
+	if res, body := f.do(req{method: "POST", path: "/api/v1/cases/" + string(f.caseIDs[0]) + "/allocation", as: "coord",
+		body: `{"state":"FR"}`}); res.StatusCode != 201 {
+		t.Fatalf("allocation: %d %s", res.StatusCode, body)
+	}
+	for _, as := range []string{"coord", "it", "audit", "fr"} {
+		want(as, 1)
+	}
+	// What FR sees of the arrival is its people only.
+	var d web.ArrivalDetail
+	_, body := f.do(req{method: "GET", path: "/api/v1/arrivals/" + string(f.arrival), as: "fr"})
+	mustJSON(t, body, &d)
+	for _, c := range d.Cases {
+		if c.Allocated != "FR" {
+			t.Errorf("FR sees case %s allocated to %q", c.ID, c.Allocated)
+		}
+	}
+}
