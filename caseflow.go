@@ -139,7 +139,7 @@ type ArrivalFilter struct {
 	// Involving selects the arrivals a Member State's officers may see: those it
 	// benefits from, and those with a case allocated to it (CaseFilter.Involving).
 	Involving *MemberState
-	Limit       int // 1 to 1000; 0 means 100
+	Limit     int // 1 to 1000; 0 means 100
 }
 
 // Access is one read of a person's personal record: who, in which role and for which
