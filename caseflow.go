@@ -77,8 +77,10 @@ type CaseRecord struct {
 	State string `json:"state"`
 	// Flow is the cases.Case as JSON: facts, history of transitions, clock dates.
 	Flow json.RawMessage `json:"flow"`
-	// NextDue is the end of the earliest running time limit (zero: none). The deadline
-	// view reads the cases whose NextDue is near, through an index.
+	// NextDue is the Due of the case's next time limit, the running limit that ends
+	// first (zero: none): the same value as that limit's deadline.Due.Due (its last
+	// day, or the instant a period in hours ends), so that every view shows one date.
+	// The deadline view reads the cases whose NextDue is near, through an index.
 	NextDue time.Time `json:"next_due,omitzero"`
 	// NextConsequence is the end of the earliest running time limit whose miss has a
 	// consequence the system records (zero: none): what the missed-limit job reads.

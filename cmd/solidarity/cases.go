@@ -182,8 +182,12 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 		fmt.Fprintln(w, "CASE\tFAMILY\tARRIVAL\tSTATE\tRESPONSIBLE\tALLOCATED\tNEXT DUE")
 		for _, r := range recs {
 			due := ""
-			if !r.NextDue.IsZero() {
-				due = r.NextDue.Format(time.DateOnly)
+			next, ok, err := svc.Next(r)
+			if err != nil {
+				return err
+			}
+			if ok {
+				due = casesvc.DueText(next) // as the case and its deadlines show it
 			}
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Family, r.Arrival, r.State, r.Responsible, r.Allocated, due)
 		}
@@ -324,7 +328,7 @@ func printDeadlines(w io.Writer, rows []casesvc.DueRow, now time.Time, format st
 		if r.Due.Tag == "R" {
 			tag += " (recalled, not read: verify)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Due.Due.Format(time.DateOnly), status, r.Case, r.State, r.Due.Title, r.Due.Article, tag)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", casesvc.DueText(r.Due), status, r.Case, r.State, r.Due.Title, r.Due.Article, tag)
 	}
 	fmt.Fprintf(tw, "%d time limits as of %s\n", len(rows), now.UTC().Format(time.RFC3339))
 	return tw.Flush()

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"solidarity/deadline"
+	"solidarity/internal/casesvc"
 )
 
 // TestCaseFlowCLI walks a ship's list through the case commands on a local SQLite
@@ -66,6 +71,26 @@ func TestCaseFlowCLI(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "OVERDUE") || !strings.Contains(out, id) {
 		t.Fatalf("deadlines: exit %d\n%s", code, out)
 	}
+	// The case's next limit in the case list is the first of its deadlines, written
+	// as the deadline view writes it.
+	code, out, _ = run(t, "cases", "--db", db)
+	row := regexp.MustCompile(`(?m)^` + id + `\s.*?(\d{4}-\d\d-\d\d(?: \d\d:\d\d UTC)?)\s*$`).FindStringSubmatch(out)
+	code2, caseJSON, _ := run(t, "case", id, "--db", db, "--format", "json")
+	var v struct {
+		Case struct {
+			Case struct {
+				NextDue string `json:"next_due"`
+			} `json:"case"`
+			Deadlines []deadline.Due `json:"deadlines"`
+		} `json:"case"`
+	}
+	if err := json.Unmarshal([]byte(caseJSON), &v); code != 0 || code2 != 0 || row == nil || err != nil || len(v.Case.Deadlines) == 0 {
+		t.Fatalf("cases / case: exit %d %d, row %v, %v\n%s\n%s", code, code2, row, err, out, caseJSON)
+	}
+	first := v.Case.Deadlines[0]
+	if row[1] != casesvc.DueText(first) || v.Case.Case.NextDue != first.Due.Format(time.RFC3339) {
+		t.Errorf("cases says next due %q, case says next_due %s, its first deadline %s (%s)", row[1], v.Case.Case.NextDue, casesvc.DueText(first), first.Due)
+	}
 	// A person read shows the record and is logged.
 	code, out, _ = run(t, "case", id, "--person", "--db", db)
 	if code != 0 || !strings.Contains(out, `"name"`) {
@@ -94,6 +119,16 @@ func TestCaseFlowCLI(t *testing.T) {
 	code, out, _ = run(t, "ledger", "verify", "--db", db)
 	if code != 0 {
 		t.Fatalf("verify: exit %d %s", code, out)
+	}
+	// The same ship's list again without its key: refused, naming the arrival; then
+	// confirmed as a new landing.
+	code, _, errs = run(t, "arrival", "import", "../../arrival/testdata/ship.csv", "--db", db)
+	if code != 2 || !regexp.MustCompile(`arrival ARR-\w+ already records`).MatchString(errs) {
+		t.Fatalf("the same list again: exit %d %q", code, errs)
+	}
+	code, out, errs = run(t, "arrival", "import", "../../arrival/testdata/ship.csv", "--db", db, "--new-landing")
+	if code != 0 || !strings.Contains(out, "registered arrival") {
+		t.Fatalf("--new-landing: exit %d %s %s", code, out, errs)
 	}
 	// A lost key file is an error, never silently replaced by a new key.
 	if err := os.Rename(db+".keys", db+".keys.bak"); err != nil {

@@ -19,9 +19,10 @@ import (
 	"solidarity/internal/pgtest"
 )
 
-// benchList is a generated landing of n people (families of up to 4), arrived at.
+// benchList is a generated landing of n people (families of up to 4), arrived at, by
+// a vessel of its own (another landing than every other list).
 func benchList(r *rand.Rand, n int, at time.Time) *arrival.List {
-	l := &arrival.List{Arrival: solidarity.Arrival{Vessel: "Bench", Port: "Augusta", At: at, SAR: true, Benefitting: "IT"}}
+	l := &arrival.List{Arrival: solidarity.Arrival{Vessel: fmt.Sprintf("Bench %016x", r.Uint64()), Port: "Augusta", At: at, SAR: true, Benefitting: "IT"}}
 	nats := []string{"ER", "SY", "SD", "BD", "EG", "TN", "GN", "ML"}
 	for i := range n {
 		ref := "B" + strconv.Itoa(i)

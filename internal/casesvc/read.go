@@ -29,7 +29,16 @@ func (s *Service) Cases(ctx context.Context, f solidarity.CaseFilter) ([]*solida
 	if err := s.scopeFilter(ctx, &f); err != nil {
 		return nil, err
 	}
-	return s.Store.Cases(ctx, f)
+	rs, err := s.Store.Cases(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rs {
+		if err := s.refresh(r); err != nil {
+			return nil, err
+		}
+	}
+	return rs, nil
 }
 
 // CaseCounts counts cases by state under the same scope as Cases.
@@ -112,7 +121,12 @@ func (s *Service) Case(ctx context.Context, id solidarity.CaseID) (*CaseView, er
 	if err != nil {
 		return nil, err
 	}
-	return &CaseView{Record: r, Flow: f, Dues: deadline.Compute(f.Case, s.Limits), Allowed: cases.Allowed(f.State)}, nil
+	v := &CaseView{Record: r, Flow: f, Dues: deadline.Compute(f.Case, s.Limits), Allowed: cases.Allowed(f.State)}
+	r.NextDue = time.Time{}
+	if d, ok := nextDue(v.Dues); ok {
+		r.NextDue = d.Due // as refresh: the case's next limit is its first due
+	}
+	return v, nil
 }
 
 // Person returns the personal record of a case to a user who may read it, after
@@ -210,8 +224,12 @@ func (s *Service) Deadlines(ctx context.Context, within time.Duration, state *so
 		limit = 500
 	}
 	now := s.Now()
-	horizon := now.Add(within)
-	f := solidarity.CaseFilter{Open: true, DueBefore: &horizon, Limit: limit, Involving: state}
+	// The cases whose NextDue is before the end of the horizon's day: NextDue is the
+	// Due of the case's first-ending limit, never after the end of any limit that is
+	// overdue or within the horizon (a limit in days is within while its last day is
+	// not after the horizon's day, Due.Within), so this reads every case with a row.
+	bound := deadline.Civil(now.Add(within)).Add(24*time.Hour + time.Microsecond)
+	f := solidarity.CaseFilter{Open: true, DueBefore: &bound, Limit: limit, Involving: state}
 	if err := s.scopeFilter(ctx, &f); err != nil {
 		return nil, err
 	}

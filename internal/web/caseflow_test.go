@@ -677,3 +677,87 @@ func TestArrivalsOfRelocationState(t *testing.T) {
 		}
 	}
 }
+
+// TestNextDueOneValue walks the single person's case through a table of steps whose
+// next time limits are in hours and in days, and checks after each that the arrival
+// page, the case page and the API (the case, its deadlines and the case list) give
+// its next limit the same date: the first of the case's deadlines.
+func TestNextDueOneValue(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	id := string(f.caseIDs[2])
+	steps := []struct{ event, at string }{
+		{"", ""}, // disembarked: the 72-hour Eurodac limit
+		{"screening-started", "2027-02-20T09:00:00Z"},
+		{"application-made", "2027-02-21T10:30:00Z"},
+		{"registered", "2027-02-22T16:45:00Z"},
+		{"eurodac-recorded", "2027-02-22T23:30:00Z"},
+		{"regular-procedure-applied", "2027-02-23T23:59:00Z"},
+		{"take-charge-request-sent", "2027-02-24T23:30:00Z"},
+		{"eurodac-applicant-recorded", "2027-02-25T10:00:00Z"}, // the reply to the request: a limit in days
+	}
+	kinds := map[bool]int{} // limits in hours and in days seen
+	cell := regexp.MustCompile(`<tr data-case="` + id + `"[^>]*>.*?<td class="next-due">([^<]*)`)
+	firstDue := regexp.MustCompile(`<td class="due">([^<]*)`)
+	for _, st := range steps {
+		if st.event != "" {
+			body := fmt.Sprintf(`{"event":%q,"at":%q}`, st.event, st.at)
+			if st.event == "take-charge-request-sent" {
+				body = fmt.Sprintf(`{"event":%q,"at":%q,"target":"DE"}`, st.event, st.at)
+			}
+			if res, b := f.do(req{method: "POST", path: "/api/v1/cases/" + id + "/events", as: "it", body: body}); res.StatusCode != 201 {
+				t.Fatalf("%s: %d %s", st.event, res.StatusCode, b)
+			}
+		}
+		var v struct {
+			Case struct {
+				NextDue string `json:"next_due"`
+			} `json:"case"`
+			Deadlines []struct {
+				Due   string `json:"due"`
+				Hours bool   `json:"hours"`
+			} `json:"deadlines"`
+		}
+		_, body := f.do(req{method: "GET", path: "/api/v1/cases/" + id, as: "it"})
+		mustJSON(t, body, &v)
+		if len(v.Deadlines) == 0 {
+			t.Fatalf("after %q: no time limit runs", st.event)
+		}
+		want := v.Deadlines[0]
+		kinds[want.Hours]++
+		if v.Case.NextDue != want.Due {
+			t.Errorf("after %q: the case's next_due %s, its first deadline's due %s", st.event, v.Case.NextDue, want.Due)
+		}
+		var list web.CasePage
+		_, body = f.do(req{method: "GET", path: "/api/v1/cases?arrival=" + string(f.arrival), as: "it"})
+		mustJSON(t, body, &list)
+		for _, c := range list.Cases {
+			if string(c.ID) == id && c.NextDue.Format(time.RFC3339) != want.Due {
+				t.Errorf("after %q: the case list's next_due %s, the deadline's %s", st.event, c.NextDue.Format(time.RFC3339), want.Due)
+			}
+		}
+		var d web.ArrivalDetail
+		_, body = f.do(req{method: "GET", path: "/api/v1/arrivals/" + string(f.arrival), as: "it"})
+		mustJSON(t, body, &d)
+		for _, c := range d.Cases {
+			if string(c.ID) == id && c.NextDue.Format(time.RFC3339) != want.Due {
+				t.Errorf("after %q: the arrival's next_due %s, the deadline's %s", st.event, c.NextDue.Format(time.RFC3339), want.Due)
+			}
+		}
+		_, arrivalPage := f.do(req{method: "GET", path: "/arrivals/" + string(f.arrival), as: "it"})
+		_, casePage := f.do(req{method: "GET", path: "/cases/" + id, as: "it"})
+		a, c := cell.FindStringSubmatch(arrivalPage), firstDue.FindStringSubmatch(casePage)
+		if a == nil || c == nil {
+			t.Fatalf("after %q: no next due on the arrival page (%v) or the case page (%v)", st.event, a, c)
+		}
+		if strings.TrimSpace(a[1]) != strings.TrimSpace(c[1]) {
+			t.Errorf("after %q: the arrival page says %q, the case page %q", st.event, a[1], c[1])
+		}
+		due, _ := time.Parse(time.RFC3339, want.Due)
+		if text := due.Format(time.DateOnly); !strings.HasPrefix(strings.TrimSpace(c[1]), text) {
+			t.Errorf("after %q: the case page says %q for due %s", st.event, c[1], want.Due)
+		}
+	}
+	if kinds[true] == 0 || kinds[false] == 0 {
+		t.Errorf("the steps' next limits: %d in hours, %d in days; want both", kinds[true], kinds[false])
+	}
+}

@@ -162,9 +162,11 @@ func countRows(counts map[string]int) []countRow {
 	return out
 }
 
-// caseRow is a case in a table, with its next time limit.
+// caseRow is a case in a table, with its next time limit (casesvc.Service.Next: the
+// limit the case page lists first).
 type caseRow struct {
 	CaseSummary
+	Next          *deadline.Due
 	Overdue, Soon bool
 }
 
@@ -198,7 +200,7 @@ type arrivalPage struct {
 var transferredStates = []cases.State{cases.RelocatedOut, cases.RelocationArrived, cases.RelocationNoShow}
 
 func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
-	d, _, err := s.arrivalDetail(r.Context(), solidarity.ArrivalID(r.PathValue("id")))
+	d, recs, err := s.arrivalDetail(r.Context(), solidarity.ArrivalID(r.PathValue("id")))
 	if err != nil {
 		s.pageServiceError(w, r, err)
 		return
@@ -211,7 +213,7 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 	}
 	at := map[solidarity.FamilyID]int{}
 	reloc := map[solidarity.MemberState]*relocationRow{}
-	for _, c := range d.Cases {
+	for k, c := range d.Cases {
 		i, ok := at[c.Family]
 		if !ok {
 			i = len(page.Families)
@@ -219,9 +221,15 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 			page.Families = append(page.Families, familyGroup{Family: c.Family})
 		}
 		row := caseRow{CaseSummary: c}
-		if !c.NextDue.IsZero() {
-			row.Overdue = !now.Before(c.NextDue)
-			row.Soon = !row.Overdue && c.NextDue.Before(now.Add(s.cases.Params.DueSoon))
+		next, ok, err := s.cases.Next(recs[k])
+		if err != nil {
+			s.pageServiceError(w, r, err)
+			return
+		}
+		if ok {
+			row.Next = &next
+			row.Overdue = next.Overdue(now)
+			row.Soon = !row.Overdue && next.Within(now, s.cases.Params.DueSoon)
 		}
 		page.Families[i].Cases = append(page.Families[i].Cases, row)
 		if c.Allocated != "" {
@@ -623,17 +631,9 @@ func tagText(c solidarity.Certainty) string {
 	return string(c)
 }
 
-// dueText is a time limit's end: a day, or an instant for limits in hours.
-func dueText(d deadline.Due) string {
-	if d.Hours {
-		return d.Due.UTC().Format("2006-01-02 15:04 UTC")
-	}
-	return d.Due.Format(time.DateOnly)
-}
-
 func init() {
 	funcs["tagText"] = tagText
-	funcs["dueText"] = dueText
+	funcs["dueText"] = casesvc.DueText // a time limit's end: a day, or an instant for limits in hours
 	funcs["date"] = func(t time.Time) string {
 		if t.IsZero() {
 			return "—"
