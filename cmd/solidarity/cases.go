@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -24,7 +25,7 @@ const casesHelp = `Usage: solidarity arrival import FILE [--key KEY] [--new-land
        solidarity case ID [--person] [--determine]
        solidarity event CASE EVENT [--at TIME] [--target STATE] [--family] [--note TEXT]
        solidarity allocate CASE STATE
-       solidarity deadlines [--within 168h] [--state XX] [--apply] [--format table|json]
+       solidarity deadlines [--within 168h] [--state XX] [--apply [--yes]] [--format table|json]
        solidarity erase [--after DURATION]
        solidarity keys new [--id N] | keys reseal
 
@@ -42,8 +43,10 @@ log. 'solidarity deadlines' also works on a server (--server URL --token T).
                   the case's state allows); TIME is RFC 3339 or YYYY-MM-DD
   allocate        (coordinator) allocate a relocation candidate's family to a state
                   with relocation places left in its pledge
-  deadlines       the time limits overdue or ending within --within; --apply records
-                  the consequences the law attaches to missed limits
+  deadlines       the time limits overdue or ending within --within; --apply lists
+                  the consequences the law attaches to missed limits (case, limit,
+                  article, consequence), asks, and records those listed; --yes
+                  records them without asking
   erase           erase the personal records of cases closed longer ago than --after
                   (default 10 years: 87600h); the ledger keeps case IDs and counts
   keys new        print a new key line "ID:BASE64" to add to the key file
@@ -71,7 +74,8 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 	note := fs.String("note", "", "a note on the event (kept encrypted with the person's record, not in the ledger)")
 	within := fs.Duration("within", 7*24*time.Hour, "deadline horizon")
 	state := fs.String("state", "", "deadlines of this Member State only")
-	apply := fs.Bool("apply", false, "apply the consequences of missed time limits")
+	apply := fs.Bool("apply", false, "show the consequences of missed time limits, then apply them once confirmed")
+	yes := fs.Bool("yes", false, "with --apply: apply the consequences listed without asking")
 	after := fs.Duration("after", 0, "retention after a case closed (default 87600h)")
 	newLanding := fs.Bool("new-landing", false, "register the list although an arrival of the same vessel, port and time is registered: it is another landing")
 	key := fs.String("key", "", "idempotency `key` (a retry with the same key registers nothing twice)")
@@ -92,11 +96,15 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 	}
 	if name == "deadlines" && t.remote() {
 		if *apply {
-			var out []casesvc.Consequence
-			if _, err := t.call(ctx, "POST", "/api/v1/deadlines/apply", struct{}{}, "", &out); err != nil {
-				return err
-			}
-			return printConsequences(stdout, out, *format)
+			return confirmApply(stdout, stderr, *format, *yes, func() ([]casesvc.Consequence, error) {
+				var out struct{ Consequences []casesvc.Consequence }
+				_, err := t.call(ctx, "POST", "/api/v1/deadlines/apply?dry_run=true", nil, "", &out)
+				return out.Consequences, err
+			}, func(c []casesvc.Confirmed) ([]casesvc.Consequence, error) {
+				var out struct{ Consequences []casesvc.Consequence }
+				_, err := t.call(ctx, "POST", "/api/v1/deadlines/apply", map[string]any{"confirm": c}, "", &out)
+				return out.Consequences, err
+			})
 		}
 		var rows []casesvc.DueRow
 		q := "/api/v1/deadlines?within=" + within.String()
@@ -259,11 +267,11 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 			return err
 		}
 		if *apply {
-			out, err := svc.ApplyMissed(uctx)
-			if err != nil {
-				return err
-			}
-			return printConsequences(stdout, out, *format)
+			return confirmApply(stdout, stderr, *format, *yes, func() ([]casesvc.Consequence, error) {
+				return svc.PreviewMissed(uctx)
+			}, func(c []casesvc.Confirmed) ([]casesvc.Consequence, error) {
+				return svc.ApplyConfirmed(uctx, c)
+			})
 		}
 		var st *solidarity.MemberState
 		if *state != "" {
@@ -332,6 +340,51 @@ func printDeadlines(w io.Writer, rows []casesvc.DueRow, now time.Time, format st
 	}
 	fmt.Fprintf(tw, "%d time limits as of %s\n", len(rows), now.UTC().Format(time.RFC3339))
 	return tw.Flush()
+}
+
+// confirmInput is where --apply reads the answer to its question.
+var confirmInput io.Reader = os.Stdin
+
+// confirmApply previews the consequences of missed time limits, prints them and,
+// confirmed by --yes or by the answer y, applies exactly those.
+func confirmApply(stdout, stderr io.Writer, format string, yes bool, preview func() ([]casesvc.Consequence, error),
+	apply func([]casesvc.Confirmed) ([]casesvc.Consequence, error)) error {
+	list, err := preview()
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(stdout, "no missed time limit has a consequence to apply")
+		return nil
+	}
+	if format == "table" || !yes {
+		fmt.Fprintln(stdout, "to apply:")
+		printConsequences(stdout, list, "table")
+	}
+	if !yes {
+		fmt.Fprintf(stderr, "apply these %d consequences? [y/N] ", len(list))
+		answer, err := bufio.NewReader(confirmInput).ReadString('\n')
+		if err != nil && answer == "" {
+			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--yes",
+				Message: "not confirmed, nothing applied: answer y, or pass --yes to apply the consequences listed"}
+		}
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			fmt.Fprintln(stdout, "nothing applied")
+			return nil
+		}
+	}
+	confirmed := make([]casesvc.Confirmed, len(list))
+	for i, c := range list {
+		confirmed[i] = casesvc.Confirmed{Case: c.Case, Limit: c.Limit, Version: c.Version}
+	}
+	out, err := apply(confirmed)
+	if err != nil {
+		return err
+	}
+	if format == "table" {
+		fmt.Fprintln(stdout, "applied:")
+	}
+	return printConsequences(stdout, out, format)
 }
 
 func printConsequences(w io.Writer, out []casesvc.Consequence, format string) error {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -91,6 +92,41 @@ func TestCaseFlowCLI(t *testing.T) {
 	if row[1] != casesvc.DueText(first) || v.Case.Case.NextDue != first.Due.Format(time.RFC3339) {
 		t.Errorf("cases says next due %q, case says next_due %s, its first deadline %s (%s)", row[1], v.Case.Case.NextDue, casesvc.DueText(first), first.Due)
 	}
+	// --apply lists what it would record and asks: without an answer nothing is
+	// recorded; "n" records nothing; --yes records the list.
+	countEntries := func() int {
+		t.Helper()
+		_, out, _ := run(t, "ledger", "verify", "--db", db)
+		m := regexp.MustCompile(`(\d+) entries`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("ledger verify: %s", out)
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	// Another person's screening started long ago: its limit has run out, and the
+	// law says what follows (Art. 18(1) SR).
+	if code, out, errs := run(t, "event", ids[9], "screening-started", "--db", db, "--at", "2024-09-15"); code != 0 {
+		t.Fatalf("screening-started: exit %d %s %s", code, out, errs)
+	}
+	before := countEntries()
+	confirmInput = strings.NewReader("")
+	code, out, errs = run(t, "deadlines", "--apply", "--db", db)
+	if code != 2 || !strings.Contains(out, "to apply:") || !strings.Contains(out, ids[9]) || !strings.Contains(errs, "--yes") {
+		t.Fatalf("deadlines --apply without an answer: exit %d\n%s\n%s", code, out, errs)
+	}
+	confirmInput = strings.NewReader("n\n")
+	if code, out, _ = run(t, "deadlines", "--apply", "--db", db); code != 0 || !strings.Contains(out, "nothing applied") {
+		t.Fatalf("deadlines --apply answered n: exit %d\n%s", code, out)
+	}
+	if n := countEntries(); n != before {
+		t.Fatalf("--apply not confirmed wrote %d entries", n-before)
+	}
+	code, out, errs = run(t, "deadlines", "--apply", "--yes", "--db", db)
+	if code != 0 || !strings.Contains(out, "applied:") || countEntries() == before {
+		t.Fatalf("deadlines --apply --yes: exit %d\n%s\n%s", code, out, errs)
+	}
+	confirmInput = os.Stdin
 	// A person read shows the record and is logged.
 	code, out, _ = run(t, "case", id, "--person", "--db", db)
 	if code != 0 || !strings.Contains(out, `"name"`) {

@@ -153,6 +153,9 @@ func (s *Service) replay(ctx context.Context, idemKey string, e *solidarity.Entr
 // applyEvent is apply without the late replay; stored reports whether the error came
 // from the store's append (which looked at the idempotency key).
 func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, consequence string, expect int64) (_ *Applied, stored bool, err error) {
+	if req.Event == "" {
+		return nil, false, invalid("event", "", "no event chosen: choose the legal event to record on case %s", req.Case)
+	}
 	if !req.Event.Valid() {
 		return nil, false, invalid("event", "", "unknown event %q", req.Event)
 	}

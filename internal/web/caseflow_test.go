@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -352,9 +354,10 @@ func TestCasePages(t *testing.T) {
 		}
 	}
 	// The coordinator applies the consequences of missed time limits: the 72-hour
-	// Eurodac and screening limits of the single person have run by 1 March.
+	// Eurodac and screening limits of the single person have run by 1 March. The
+	// first post shows them, the second applies them.
 	res, body := f.do(req{method: "POST", path: "/deadlines/apply", as: "coord"})
-	if res.StatusCode != 200 || !strings.Contains(body, `id="applied"`) {
+	if res.StatusCode != 200 || !strings.Contains(body, `id="preview"`) || strings.Contains(body, `id="applied"`) {
 		t.Fatalf("apply: %d", res.StatusCode)
 	}
 	if res, _ := f.do(req{method: "POST", path: "/deadlines/apply", as: "it"}); res.StatusCode != 403 {
@@ -590,6 +593,9 @@ func TestCaseContract(t *testing.T) {
 		{name: "allocation of a single not a candidate", method: "POST", target: single + "/allocation", contentType: js, body: `{"state":"FR"}`, as: "coord", status: 409},
 		{name: "deadlines", method: "GET", target: "/api/v1/deadlines?within=168h&state=IT", as: "it", status: 200},
 		{name: "deadlines bad within", method: "GET", target: "/api/v1/deadlines?within=soon", as: "it", status: 400, errorField: "within"},
+		{name: "apply missed dry run", method: "POST", target: "/api/v1/deadlines/apply?dry_run=true", as: "coord", status: 200},
+		{name: "apply confirmed none", method: "POST", target: "/api/v1/deadlines/apply", contentType: js, body: `{"confirm":[]}`, as: "coord", status: 400, errorField: "confirm"},
+		{name: "apply confirmed stale", method: "POST", target: "/api/v1/deadlines/apply", contentType: js, body: `{"confirm":[{"case":"` + string(f.caseIDs[2]) + `","limit":"screening","version":1}]}`, as: "coord", status: 200},
 		{name: "apply missed", method: "POST", target: "/api/v1/deadlines/apply", as: "coord", status: 200},
 		{name: "access log", method: "GET", target: "/api/v1/access-log?case=" + string(f.caseIDs[2]), as: "audit", status: 200, check: func(t *testing.T, b []byte) {
 			if n := strings.Count(string(b), `"seq"`); n != 2 {
@@ -759,5 +765,107 @@ func TestNextDueOneValue(t *testing.T) {
 	}
 	if kinds[true] == 0 || kinds[false] == 0 {
 		t.Errorf("the steps' next limits: %d in hours, %d in days; want both", kinds[true], kinds[false])
+	}
+}
+
+// TestApplyMissedConfirm: applying the consequences of missed time limits shows them
+// first and records nothing; the confirmation applies exactly the list shown; the
+// API previews with dry_run=true and applies a confirmed list; a case changed since
+// the preview is left out.
+func TestApplyMissedConfirm(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	ctx := context.Background()
+	// The single person's screening started on 20 February: its limit ran out on the
+	// 27th, and the law says what follows (Art. 18(1) SR).
+	if res, b := f.do(req{method: "POST", path: "/api/v1/cases/" + string(f.caseIDs[2]) + "/events", as: "it",
+		body: `{"event":"screening-started","at":"2027-02-20T09:00:00Z"}`}); res.StatusCode != 201 {
+		t.Fatalf("screening: %d %s", res.StatusCode, b)
+	}
+	head0, _, _ := f.store.Head(ctx)
+	res, body := f.do(req{method: "POST", path: "/deadlines/apply", as: "coord"})
+	if res.StatusCode != 200 || !strings.Contains(body, `id="confirm-form"`) {
+		t.Fatalf("preview: %d %s", res.StatusCode, body[strings.Index(body, "<h1>"):])
+	}
+	if h, _, _ := f.store.Head(ctx); h != head0 {
+		t.Fatalf("the preview wrote entries %d -> %d", head0, h)
+	}
+	rows := regexp.MustCompile(`<tr data-case="(C-[0-9A-Z]+)"><td>.*?</td><td>([a-z0-9-]+)</td><td>[0-9-]+</td><td>(Art\.[^<]+)</td><td>([a-z-]+)</td><td>([^<]+)</td>`).FindAllStringSubmatch(body, -1)
+	confirms := regexp.MustCompile(`name="confirm" value="([^"]+)"`).FindAllStringSubmatch(body, -1)
+	if len(rows) == 0 || len(rows) != len(confirms) {
+		t.Fatalf("preview: %d rows (case, limit, article, event, consequence), %d confirmations: %.3000s", len(rows), len(confirms), body)
+	}
+	// The API's preview is the same list.
+	var api struct {
+		Consequences []struct{ Case, Limit, Article, Event, Outcome string }
+	}
+	res, b := f.do(req{method: "POST", path: "/api/v1/deadlines/apply?dry_run=true", as: "coord"})
+	mustJSON(t, b, &api)
+	if res.StatusCode != 200 || len(api.Consequences) != len(rows) {
+		t.Fatalf("dry run: %d, %d consequences, want %d", res.StatusCode, len(api.Consequences), len(rows))
+	}
+	for i, c := range api.Consequences {
+		if c.Case != rows[i][1] || c.Limit != rows[i][2] || c.Event != rows[i][4] || c.Outcome == "" {
+			t.Errorf("dry run %d: %+v, the page shows %v", i, c, rows[i][1:])
+		}
+	}
+	if h, _, _ := f.store.Head(ctx); h != head0 {
+		t.Fatalf("the dry run wrote entries %d -> %d", head0, h)
+	}
+	if res, b := f.do(req{method: "POST", path: "/api/v1/deadlines/apply?dry_run=yes", as: "coord"}); res.StatusCode != 400 || apiErr(t, b).Field != "dry_run" {
+		t.Errorf("dry_run=yes: %d %s", res.StatusCode, b)
+	}
+	if res, b := f.do(req{method: "POST", path: "/api/v1/deadlines/apply", as: "coord", body: `{"confirm":[]}`}); res.StatusCode != 400 || apiErr(t, b).Field != "confirm" {
+		t.Errorf("an empty confirmation: %d %s", res.StatusCode, b)
+	}
+	// A forged confirmation is refused, nothing applied.
+	form := url.Values{"confirm": {"C-NOPE"}}
+	if res, _ := f.do(req{method: "POST", path: "/deadlines/apply", as: "coord", body: form.Encode(), contentType: "application/x-www-form-urlencoded"}); res.StatusCode != 400 {
+		t.Errorf("a malformed confirmation: %d", res.StatusCode)
+	}
+	// The confirmation applies the list shown.
+	form = url.Values{}
+	for _, c := range confirms {
+		form.Add("confirm", html.UnescapeString(c[1]))
+	}
+	res, body = f.do(req{method: "POST", path: "/deadlines/apply", as: "coord", body: form.Encode(), contentType: "application/x-www-form-urlencoded"})
+	if res.StatusCode != 200 || !strings.Contains(body, `id="applied-table"`) || strings.Contains(body, "not applied: ") {
+		t.Fatalf("confirm: %d %.3000s", res.StatusCode, body)
+	}
+	if h, _, _ := f.store.Head(ctx); h != head0+int64(len(rows)) {
+		t.Errorf("the confirmation wrote %d entries, want %d", h-head0, len(rows))
+	}
+	// The same confirmation again: every case changed since, nothing applied.
+	head1, _, _ := f.store.Head(ctx)
+	res, body = f.do(req{method: "POST", path: "/deadlines/apply", as: "coord", body: form.Encode(), contentType: "application/x-www-form-urlencoded"})
+	if res.StatusCode != 200 || strings.Count(body, "not applied: ") != len(rows) {
+		t.Errorf("the confirmation again: %d %.3000s", res.StatusCode, body)
+	}
+	if h, _, _ := f.store.Head(ctx); h != head1 {
+		t.Errorf("a stale confirmation wrote %d entries", h-head1)
+	}
+	if res, _ := f.do(req{method: "POST", path: "/deadlines/apply", as: "it", body: form.Encode(), contentType: "application/x-www-form-urlencoded"}); res.StatusCode != 403 {
+		t.Errorf("confirm as an officer: %d", res.StatusCode)
+	}
+}
+
+// TestEventFormEmptyChoice: the event and allocation forms start with an empty
+// choice, and an event post without an event is refused naming the field.
+func TestEventFormEmptyChoice(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	_, page := f.do(req{method: "GET", path: "/cases/" + string(f.caseIDs[0]), as: "coord"})
+	for _, sel := range []string{`<select name="event" required><option value="" selected>`, `<select name="state" required><option value="" selected>`} {
+		if !strings.Contains(page, sel) {
+			t.Errorf("the case page lacks %s", sel)
+		}
+	}
+	_, page = f.do(req{method: "GET", path: "/cases/" + string(f.caseIDs[2]), as: "it"})
+	form := url.Values{"idempotency_key": {idemKeyOf(t, page, "event-form")}, "event": {""}, "at": {"2027-02-21T08:00"}}
+	res, body := f.do(req{method: "POST", path: "/cases/" + string(f.caseIDs[2]) + "/events", as: "it", body: form.Encode(), contentType: "application/x-www-form-urlencoded"})
+	if res.StatusCode != 400 || !strings.Contains(body, "no event chosen") {
+		t.Errorf("an empty event: %d %.2000s", res.StatusCode, body)
+	}
+	res, body = f.do(req{method: "POST", path: "/api/v1/cases/" + string(f.caseIDs[2]) + "/events", as: "it", body: `{"event":""}`})
+	if res.StatusCode != 400 || apiErr(t, body).Field != "event" {
+		t.Errorf("an empty event in the API: %d %s", res.StatusCode, body)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -521,6 +522,9 @@ type deadlinesPage struct {
 	Apply         bool // the user may apply the consequences of missed time limits
 	Applied       []casesvc.Consequence
 	AppliedDone   bool
+	// Preview is what applying would record, shown for confirmation.
+	Preview     []casesvc.Consequence
+	PreviewDone bool
 }
 
 func (s *Server) deadlinesPage(r *http.Request) (*deadlinesPage, error) {
@@ -565,10 +569,27 @@ func (s *Server) handleDeadlinesPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "deadlines.html", page)
 }
 
-// handleApplyForm applies the consequences of missed time limits and shows the
+// handleApplyForm runs the two steps of applying the consequences of missed time
+// limits. Without a confirmation it records nothing and shows what would be applied
+// (case, limit, article, consequence) with a form confirming exactly that list; the
+// confirmation (the list's case, limit and case version) applies those and shows the
 // deadline view with what was applied.
 func (s *Server) handleApplyForm(w http.ResponseWriter, r *http.Request) {
-	applied, err := s.cases.ApplyMissed(r.Context())
+	if err := r.ParseForm(); err != nil {
+		s.pageError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Message: "cannot read the form"})
+		return
+	}
+	var done []casesvc.Consequence
+	var err error
+	values := r.PostForm["confirm"]
+	if len(values) == 0 {
+		done, err = s.cases.PreviewMissed(r.Context())
+	} else {
+		var confirmed []casesvc.Confirmed
+		if confirmed, err = parseConfirmed(values); err == nil {
+			done, err = s.cases.ApplyConfirmed(r.Context(), confirmed)
+		}
+	}
 	if err != nil {
 		s.pageServiceError(w, r, err)
 		return
@@ -580,8 +601,35 @@ func (s *Server) handleApplyForm(w http.ResponseWriter, r *http.Request) {
 		s.pageServiceError(w, r, err)
 		return
 	}
-	page.Applied, page.AppliedDone = applied, true
+	if len(values) == 0 {
+		page.Preview, page.PreviewDone = done, true
+	} else {
+		page.Applied, page.AppliedDone = done, true
+	}
 	s.render(w, r, http.StatusOK, "deadlines.html", page)
+}
+
+// confirmValue writes a previewed consequence as the confirm form sends it back:
+// case, limit and case version.
+func confirmValue(c casesvc.Consequence) string {
+	return fmt.Sprintf("%s|%s|%d", c.Case, c.Limit, c.Version)
+}
+
+// parseConfirmed reads the confirm values of the form (confirmValue).
+func parseConfirmed(values []string) ([]casesvc.Confirmed, error) {
+	out := make([]casesvc.Confirmed, 0, len(values))
+	for i, v := range values {
+		parts := strings.Split(v, "|")
+		var n int64
+		if len(parts) == 3 {
+			n, _ = strconv.ParseInt(parts[2], 10, 64)
+		}
+		if len(parts) != 3 || n <= 0 || parts[0] == "" || parts[1] == "" {
+			return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: fmt.Sprintf("confirm[%d]", i), Message: "not a consequence of the preview"}
+		}
+		out = append(out, casesvc.Confirmed{Case: solidarity.CaseID(parts[0]), Limit: parts[1], Version: n})
+	}
+	return out, nil
 }
 
 // --- access log ---
@@ -633,6 +681,7 @@ func tagText(c solidarity.Certainty) string {
 
 func init() {
 	funcs["tagText"] = tagText
+	funcs["confirmValue"] = confirmValue
 	funcs["dueText"] = casesvc.DueText // a time limit's end: a day, or an instant for limits in hours
 	funcs["date"] = func(t time.Time) string {
 		if t.IsZero() {

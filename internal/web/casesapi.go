@@ -510,8 +510,39 @@ func (s *Server) handleDeadlines(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"deadlines": rows})
 }
 
+// ApplyRequest is the optional body of POST /api/v1/deadlines/apply: the consequences
+// of a preview (?dry_run=true) to apply, and only those.
+type ApplyRequest struct {
+	Confirm []casesvc.Confirmed `json:"confirm"`
+}
+
+// handleApplyMissed applies the consequences of missed time limits: with
+// ?dry_run=true it records nothing and answers what would be applied; with a body
+// whose confirm lists consequences of a preview it applies those (an empty list is
+// EINVALID); without confirm, all.
 func (s *Server) handleApplyMissed(w http.ResponseWriter, r *http.Request) {
-	cs, err := s.cases.ApplyMissed(r.Context())
+	var cs []casesvc.Consequence
+	var err error
+	switch dry := r.URL.Query().Get("dry_run"); {
+	case dry == "true":
+		cs, err = s.cases.PreviewMissed(r.Context())
+	case dry != "" && dry != "false":
+		s.apiError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Field: "dry_run", Message: "want true or false"})
+		return
+	default:
+		var req ApplyRequest
+		if r.ContentLength != 0 {
+			if err := decodeJSON(r, &req); err != nil {
+				s.apiError(w, r, err)
+				return
+			}
+		}
+		if req.Confirm != nil {
+			cs, err = s.cases.ApplyConfirmed(r.Context(), req.Confirm)
+		} else {
+			cs, err = s.cases.ApplyMissed(r.Context())
+		}
+	}
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
