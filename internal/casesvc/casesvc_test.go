@@ -1,8 +1,10 @@
 package casesvc_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -354,9 +356,33 @@ func TestFlowRules(t *testing.T) {
 		if err != nil || len(res.Cases) != 0 {
 			t.Fatalf("erased %v (%v) before the period ran", res, err)
 		}
+		before, err := e.ledger.Store.(solidarity.CaseStore).Case(context.Background(), mother)
+		if err != nil || len(before.Personal) < 64 {
+			t.Fatalf("the sealed record before erasure: %v", err)
+		}
 		res, err = e.svc.Erase(e.as(coordinator), 24*time.Hour)
 		if err != nil || len(res.Cases) != 1 || res.Cases[0] != mother {
 			t.Fatalf("erase: %+v %v, want the granted case only", res, err)
+		}
+		if !strings.Contains(dsn, "://") {
+			// On SQLite, grep the raw files (database, write-ahead log, shared
+			// memory) for the erased ciphertext while the store is open.
+			files, _ := filepath.Glob(dsn + "*")
+			if len(files) < 2 {
+				t.Fatalf("database files %v", files)
+			}
+			for _, f := range files {
+				raw, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if bytes.Contains(raw, []byte(before.Personal[len(before.Personal)-48:])) {
+					t.Errorf("%s still holds the erased personal record", filepath.Base(f))
+				}
+				if strings.HasSuffix(f, "-wal") && len(raw) != 0 {
+					t.Errorf("the write-ahead log holds %d bytes after the erasure", len(raw))
+				}
+			}
 		}
 		_, err = e.svc.Person(e.as(coordinator), mother, "view")
 		mustCode(t, "reading an erased person", err, solidarity.ENOTFOUND)

@@ -189,7 +189,36 @@ const eraseBatches = 20
 // Params.Retention before now are erased (the sealed record is removed; the flow, the
 // case ID and the ledger's counts stay). Each batch of up to 500 cases is one
 // cases.erased entry written with the erasure. Coordinator only.
+//
+// On a store that keeps a write-ahead log (SQLite) the log is then checkpointed and
+// truncated, so that the erased ciphertext does not stay on the disk in it (also
+// after an erasure that found nothing: it completes an earlier one).
 func (s *Service) Erase(ctx context.Context, retention time.Duration) (*Erased, error) {
+	res, err := s.erase(ctx, retention)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkpoint(ctx); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// checkpointer is a store with a write-ahead log that can be emptied into the
+// database file (sqlite.Store.Checkpoint).
+type checkpointer interface {
+	Checkpoint(ctx context.Context) error
+}
+
+// checkpoint empties the store's write-ahead log, where it has one.
+func (s *Service) checkpoint(ctx context.Context) error {
+	if c, ok := s.Store.(checkpointer); ok {
+		return c.Checkpoint(ctx)
+	}
+	return nil
+}
+
+func (s *Service) erase(ctx context.Context, retention time.Duration) (*Erased, error) {
 	if !solidarity.Can(user(ctx), solidarity.EraseCases, "") {
 		return nil, denied(solidarity.EraseCases, "")
 	}
@@ -240,7 +269,20 @@ type Resealed struct {
 // an older one (key rotation: add a key to the key file, reseal, then remove the old
 // key). Each batch of up to 500 cases is one cases.resealed entry written with the
 // records. Coordinator only.
+// The write-ahead log is checkpointed afterwards, as after Erase: the records sealed
+// with the old key do not stay in it.
 func (s *Service) Reseal(ctx context.Context) (*Resealed, error) {
+	res, err := s.reseal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkpoint(ctx); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func (s *Service) reseal(ctx context.Context) (*Resealed, error) {
 	if !solidarity.Can(user(ctx), solidarity.EraseCases, "") {
 		return nil, denied(solidarity.EraseCases, "")
 	}

@@ -471,3 +471,33 @@ func checkLimit(n, def, max int) (int, error) {
 	}
 	return n, nil
 }
+
+// checkpointTries bounds how often Checkpoint retries a checkpoint that a reader's
+// open snapshot held back.
+const checkpointTries = 20
+
+// Checkpoint copies the write-ahead log into the database file and truncates the log
+// to zero bytes (PRAGMA wal_checkpoint(TRUNCATE)): the page images it held, such as
+// personal records before their erasure, are gone from the disk (the database file
+// overwrites deleted content: secure_delete). A reader holding an old snapshot makes
+// SQLite report the checkpoint busy: it is retried, and after checkpointTries is
+// EINTERNAL. The case service runs it after an erasure (retention) and a reseal.
+func (s *Store) Checkpoint(ctx context.Context) error {
+	for try := 0; ; try++ {
+		var busy, log, done int
+		if err := s.write.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &log, &done); err != nil {
+			return internal("checkpoint", err)
+		}
+		if busy == 0 {
+			return nil
+		}
+		if try+1 == checkpointTries {
+			return internal("checkpoint", fmt.Errorf("the write-ahead log is still in use by a reader after %d tries", checkpointTries))
+		}
+		select {
+		case <-ctx.Done():
+			return internal("checkpoint", ctx.Err())
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
+}
