@@ -40,7 +40,8 @@ log. 'solidarity deadlines' also works on a server (--server URL --token T).
                   a list of the vessel, port and time of a registered arrival is
                   refused, naming it, unless --new-landing confirms another landing
   event           a legal event (see the transition table: the error lists the events
-                  the case's state allows); TIME is RFC 3339 or YYYY-MM-DD
+                  the case's state allows); TIME is RFC 3339, YYYY-MM-DDTHH:MM
+                  (UTC) or YYYY-MM-DD (midnight UTC), not in the future
   allocate        (coordinator) allocate a relocation candidate's family to a state
                   with relocation places left in its pledge
   deadlines       the time limits overdue or ending within --within; --apply lists
@@ -68,7 +69,7 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 	format := fs.String("format", "table", "output `format`: table or json")
 	person := fs.Bool("person", false, "show the personal record (the read is logged)")
 	determine := fs.Bool("determine", false, "run the responsibility determination (reads the person)")
-	at := fs.String("at", "", "when the event happened: RFC 3339 or YYYY-MM-DD (default now)")
+	at := fs.String("at", "", "when the event happened: RFC 3339, YYYY-MM-DDTHH:MM (UTC) or YYYY-MM-DD (midnight UTC); default now")
 	targetState := fs.String("target", "", "the Member State a request is sent to")
 	family := fs.Bool("family", false, "apply the event to the whole family")
 	note := fs.String("note", "", "a note on the event (kept encrypted with the person's record, not in the ledger)")
@@ -240,7 +241,7 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 		req := casesvc.EventRequest{Case: solidarity.CaseID(pos[0]), Event: cases.Event(pos[1]),
 			Target: solidarity.MemberState(strings.ToUpper(*targetState)), Family: *family, Note: *note}
 		if *at != "" {
-			if req.At, err = parseWhen(*at); err != nil {
+			if req.At, err = casesvc.ParseAt("--at", *at); err != nil {
 				return err
 			}
 		}
@@ -309,16 +310,6 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 		return nil
 	}
 	return &solidarity.Error{Code: solidarity.EINVALID, Message: "unknown command " + name}
-}
-
-func parseWhen(s string) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t.Add(12 * time.Hour), nil // midday: a date is not a moment
-	}
-	return time.Time{}, &solidarity.Error{Code: solidarity.EINVALID, Field: "--at", Message: "want RFC 3339 or YYYY-MM-DD"}
 }
 
 func printDeadlines(w io.Writer, rows []casesvc.DueRow, now time.Time, format string) error {

@@ -62,6 +62,14 @@ func TestCaseFlowCLI(t *testing.T) {
 	if code == 0 || !strings.Contains(errs, "screening-started") {
 		t.Fatalf("invalid transition: exit %d %q", code, errs)
 	}
+	// A time from outside that is the zero time, before 1990 or in the future is
+	// refused naming --at, never read as now.
+	for _, at := range []string{"0001-01-01", "0001-01-01T00:00:00Z", "1900-01-01", "2100-01-01", "soon"} {
+		code, _, errs := run(t, "event", id, "screening-started", "--db", db, "--at", at)
+		if code != 2 || !strings.Contains(errs, "--at") && !strings.Contains(errs, `field "at"`) {
+			t.Errorf("--at %s: exit %d %q", at, code, errs)
+		}
+	}
 	for _, ev := range []string{"screening-started", "application-made"} {
 		if code, out, errs := run(t, "event", id, ev, "--db", db, "--at", "2024-09-15"); code != 0 {
 			t.Fatalf("%s: exit %d %s %s", ev, code, out, errs)

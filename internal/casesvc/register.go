@@ -61,10 +61,10 @@ func (s *Service) register(ctx context.Context, l *arrival.List, idemKey string,
 			l.Persons[i].Family = solidarity.FamilyID("F-" + l.Persons[i].Ref)
 		}
 	}
-	if err := l.Validate(); err != nil {
+	now := s.now()
+	if err := l.ValidateAt(now); err != nil { // an arrival in the future, too
 		return nil, err
 	}
-	now := s.now()
 	g := newIDSource(idemKey, actor(ctx))
 	a := l.Arrival
 	if a.ID == "" {

@@ -869,3 +869,66 @@ func TestEventFormEmptyChoice(t *testing.T) {
 		t.Errorf("an empty event in the API: %d %s", res.StatusCode, body)
 	}
 }
+
+// TestTimesAndTextFromOutside: every time read from outside (an event's at in the API
+// and the form, an arrival's at in a list) is refused when missing-as-zero, before
+// 1990 or in the future, naming the field, and nothing is written; text with a bidi
+// override is refused in a list and in an event's note.
+func TestTimesAndTextFromOutside(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	ctx := context.Background()
+	head, _, _ := f.store.Head(ctx)
+	events := "/api/v1/cases/" + string(f.caseIDs[2]) + "/events"
+	for _, c := range []struct{ body, field string }{
+		{`{"event":"screening-started","at":"0001-01-01"}`, "at"},
+		{`{"event":"screening-started","at":"0001-01-01T00:00:00Z"}`, "at"},
+		{`{"event":"screening-started","at":"1970-01-01"}`, "at"},
+		{`{"event":"screening-started","at":"2100-01-01"}`, "at"},
+		{`{"event":"screening-started","at":"2027-03-01T12:06:00Z"}`, "at"}, // beyond the 5 minutes of clock skew
+		{`{"event":"screening-started","at":"yesterday"}`, "at"},
+		{`{"event":"screening-started","note":"seen \u202Eefas"}`, "note"},
+	} {
+		res, body := f.do(req{method: "POST", path: events, as: "it", body: c.body})
+		if res.StatusCode != 400 || apiErr(t, body).Field != c.field {
+			t.Errorf("%s: %d %s", c.body, res.StatusCode, body)
+		}
+	}
+	form := url.Values{"event": {"screening-started"}, "at": {"0001-01-01T00:00"}, "idempotency_key": {"form-k1"}}
+	if res, body := f.do(req{method: "POST", path: "/cases/" + string(f.caseIDs[2]) + "/events", as: "it", body: form.Encode(),
+		contentType: "application/x-www-form-urlencoded"}); res.StatusCode != 400 || !strings.Contains(body, "is missing") {
+		t.Errorf("the form with at 0001-01-01: %d", res.StatusCode)
+	}
+	for _, list := range []string{
+		strings.NewReplacer("Test Star", "Future Star", "2027-02-20T06:00:00Z", "2100-02-20T06:00:00Z").Replace(seedList),
+		strings.NewReplacer("Test Star", "Old Star", "2027-02-20T06:00:00Z", "1900-02-20T06:00:00Z").Replace(seedList),
+		strings.NewReplacer("Test Star", "Bidi Star", "Chiara Placeholder", "Chiara \u202Eredlohecalp").Replace(seedList),
+		strings.NewReplacer("Test Star", "Bidi \u2066Star\u2069").Replace(seedList),
+	} {
+		res, body := f.do(req{method: "POST", path: "/api/v1/arrivals", as: "it", body: list, contentType: "text/csv"})
+		if res.StatusCode != 400 {
+			t.Errorf("list: %d %s", res.StatusCode, body)
+			continue
+		}
+		if e := apiErr(t, body); e.Field != "arrival.at" && e.Field != "at" && e.Field != "name" && e.Field != "vessel" {
+			t.Errorf("list refused on field %q: %s", e.Field, body)
+		}
+	}
+	if h, _, _ := f.store.Head(ctx); h != head {
+		t.Fatalf("refused times and texts wrote %d entries", h-head)
+	}
+	// Within the clock skew: accepted, recorded as now.
+	res, body := f.do(req{method: "POST", path: events, as: "it", body: `{"event":"screening-started","at":"2027-03-01T12:03:00Z"}`})
+	if res.StatusCode != 201 {
+		t.Fatalf("an event 3 minutes ahead: %d %s", res.StatusCode, body)
+	}
+	var v struct {
+		Flow struct {
+			History []struct{ At time.Time } `json:"history"`
+		} `json:"flow"`
+	}
+	_, body = f.do(req{method: "GET", path: "/api/v1/cases/" + string(f.caseIDs[2]), as: "it"})
+	mustJSON(t, body, &v)
+	if h := v.Flow.History; len(h) == 0 || !h[len(h)-1].At.Equal(time.Date(2027, 3, 1, 12, 0, 0, 0, time.UTC)) {
+		t.Errorf("the event 3 minutes ahead is recorded at %v, want now", h)
+	}
+}

@@ -358,24 +358,9 @@ type EventRequest struct {
 	Note   string                 `json:"note,omitempty"`
 }
 
-// parseAt reads the date of an event.
-func parseAt(v string) (time.Time, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return time.Time{}, nil
-	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02T15:04:05", time.DateOnly} {
-		if t, err := time.ParseInLocation(layout, v, time.UTC); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, &solidarity.Error{Code: solidarity.EINVALID, Field: "at",
-		Message: "want an RFC 3339 time, YYYY-MM-DDTHH:MM (UTC) or YYYY-MM-DD"}
-}
-
 // eventRequest turns the API's (or a form's) request into the service's.
 func eventRequest(id solidarity.CaseID, req EventRequest) (casesvc.EventRequest, error) {
-	at, err := parseAt(req.At)
+	at, err := casesvc.ParseAt("at", req.At)
 	if err != nil {
 		return casesvc.EventRequest{}, err
 	}
