@@ -209,6 +209,22 @@ func TestVisibility(t *testing.T) {
 		if got := seen(officerDE); got != 2 {
 			t.Errorf("after allocation DE sees %d cases, want the family's 2", got)
 		}
+		// The arrivals each role lists: DE now sees the arrival its family came from,
+		// FR still none, and neither may ask for Italy's.
+		for _, c := range []struct {
+			u    *solidarity.User
+			want int
+		}{{coordinator, 1}, {auditor, 1}, {officerIT, 1}, {officerDE, 1}, {officerFR, 0}} {
+			as, err := e.svc.Arrivals(e.as(c.u), solidarity.ArrivalFilter{})
+			if err != nil || len(as) != c.want || c.want == 1 && as[0].ID != r.Arrival.ID {
+				t.Errorf("arrivals of %s: %v %v, want %d", c.u.Name, as, err, c.want)
+			}
+		}
+		it := solidarity.MemberState("IT")
+		for _, u := range []*solidarity.User{officerDE, officerFR} {
+			_, err := e.svc.Arrivals(e.as(u), solidarity.ArrivalFilter{Benefitting: &it})
+			mustCode(t, u.Name+" lists Italy's arrivals", err, solidarity.EUNAUTHORIZED)
+		}
 		if _, err := e.svc.Person(e.as(officerDE), child, "relocation"); err != nil {
 			t.Errorf("DE cannot read an allocated person: %v", err)
 		}
