@@ -106,3 +106,25 @@ func BenchmarkDeadlineView(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkCaseList reads 1000 cases of one landing through the service (the API's
+// largest page): the store's rows, and each case's next time limit computed from its
+// flow (Service.Next), as the case lists show it.
+func BenchmarkCaseList(b *testing.B) {
+	benchStores(b, func(b *testing.B, dsn string) {
+		svc := benchEnv(b, dsn)
+		ctx := solidarity.NewContextWithUser(context.Background(), solidarity.System)
+		r := rand.New(rand.NewPCG(5, 6))
+		reg, err := svc.Register(ctx, benchList(r, 1000, time.Now().UTC().Add(-48*time.Hour)), "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		id := reg.Arrival.ID
+		for b.Loop() {
+			rs, err := svc.Cases(ctx, solidarity.CaseFilter{Arrival: &id, Limit: 1000})
+			if err != nil || len(rs) != 1000 {
+				b.Fatalf("%d cases, %v", len(rs), err)
+			}
+		}
+	})
+}
