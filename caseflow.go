@@ -170,8 +170,10 @@ type AccessFilter struct {
 type CaseStore interface {
 	// AppendCase appends e exactly as Store.Append does (idempotency, check, chain,
 	// group commit) and applies w in the same transaction. A replay returns the stored
-	// entry and applies nothing. An Insert whose ID exists, or an Arrival whose ID
-	// exists, is ECONFLICT; an Update of a case that does not exist is ENOTFOUND.
+	// entry and applies nothing. An Insert whose ID exists, an Arrival whose ID
+	// exists, or an Arrival that is the same landing as a stored one (SameLanding)
+	// without w.NewLanding, is ECONFLICT (SameLandingError names the stored one); an
+	// Update of a case that does not exist is ENOTFOUND.
 	AppendCase(ctx context.Context, idemKey string, e *Entry, w *CaseWrite, check func(View) error) (out *Entry, replayed bool, err error)
 
 	// Arrival returns an arrival or ENOTFOUND.
