@@ -26,7 +26,7 @@ const casesHelp = `Usage: solidarity arrival import FILE [--key KEY] [--new-land
        solidarity event CASE EVENT [--at TIME] [--target STATE] [--family] [--note TEXT]
        solidarity allocate CASE STATE
        solidarity deadlines [--within 168h] [--state XX] [--apply [--yes]] [--format table|json]
-       solidarity erase [--after DURATION]
+       solidarity erase [--after DURATION] [--yes]
        solidarity keys new [--id N] | keys reseal
 
 The case flow on a local database (--db, default $SOLIDARITY_DB or solidarity.db; --as
@@ -49,7 +49,8 @@ log. 'solidarity deadlines' also works on a server (--server URL --token T).
                   article, consequence), asks, and records those listed; --yes
                   records them without asking
   erase           erase the personal records of cases closed longer ago than --after
-                  (default 10 years: 87600h); the ledger keeps case IDs and counts
+                  (default 10 years: 87600h); the ledger keeps case IDs and counts;
+                  says how many first and asks, unless --yes
   keys new        print a new key line "ID:BASE64" to add to the key file
   keys reseal     re-encrypt every personal record sealed with an older key with the
                   newest key of the key file (then the old key can be removed)
@@ -76,7 +77,7 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 	within := fs.Duration("within", 7*24*time.Hour, "deadline horizon")
 	state := fs.String("state", "", "deadlines of this Member State only")
 	apply := fs.Bool("apply", false, "show the consequences of missed time limits, then apply them once confirmed")
-	yes := fs.Bool("yes", false, "with --apply: apply the consequences listed without asking")
+	yes := fs.Bool("yes", false, "apply the consequences listed (--apply), or erase the records counted (erase), without asking")
 	after := fs.Duration("after", 0, "retention after a case closed (default 87600h)")
 	newLanding := fs.Bool("new-landing", false, "register the list although an arrival of the same vessel, port and time is registered: it is another landing")
 	key := fs.String("key", "", "idempotency `key` (a retry with the same key registers nothing twice)")
@@ -298,7 +299,25 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 		if err := want(0, "no arguments"); err != nil {
 			return err
 		}
-		r, err := svc.Erase(uctx, *after)
+		preview, err := svc.PreviewErase(uctx, *after)
+		if err != nil {
+			return err
+		}
+		if len(preview.Cases) > 0 {
+			more := ""
+			if preview.More {
+				more = " (and more, for a next run)"
+			}
+			fmt.Fprintf(stdout, "to erase, for good: the personal records of %d cases closed before %s%s\n",
+				len(preview.Cases), preview.ClosedBefore.Format(time.DateOnly), more)
+			if ok, err := confirmed(stderr, *yes, fmt.Sprintf("erase these %d personal records?", len(preview.Cases))); err != nil {
+				return err
+			} else if !ok {
+				fmt.Fprintln(stdout, "nothing erased")
+				return nil
+			}
+		}
+		r, err := svc.EraseConfirmed(uctx, preview)
 		if err != nil {
 			return err
 		}
@@ -336,6 +355,23 @@ func printDeadlines(w io.Writer, rows []casesvc.DueRow, now time.Time, format st
 // confirmInput is where --apply reads the answer to its question.
 var confirmInput io.Reader = os.Stdin
 
+// confirmed asks question on stderr and reads the answer from confirmInput, unless
+// yes (--yes) answered it: true for y or yes. Without an answer (no terminal, end of
+// input) it is EINVALID asking for --yes: nothing is done unasked.
+func confirmed(stderr io.Writer, yes bool, question string) (bool, error) {
+	if yes {
+		return true, nil
+	}
+	fmt.Fprintf(stderr, "%s [y/N] ", question)
+	answer, err := bufio.NewReader(confirmInput).ReadString('\n')
+	if err != nil && answer == "" {
+		return false, &solidarity.Error{Code: solidarity.EINVALID, Field: "--yes",
+			Message: "not confirmed, nothing done: answer y, or pass --yes to go ahead without asking"}
+	}
+	a := strings.ToLower(strings.TrimSpace(answer))
+	return a == "y" || a == "yes", nil
+}
+
 // confirmApply previews the consequences of missed time limits, prints them and,
 // confirmed by --yes or by the answer y, applies exactly those.
 func confirmApply(stdout, stderr io.Writer, format string, yes bool, preview func() ([]casesvc.Consequence, error),
@@ -352,17 +388,11 @@ func confirmApply(stdout, stderr io.Writer, format string, yes bool, preview fun
 		fmt.Fprintln(stdout, "to apply:")
 		printConsequences(stdout, list, "table")
 	}
-	if !yes {
-		fmt.Fprintf(stderr, "apply these %d consequences? [y/N] ", len(list))
-		answer, err := bufio.NewReader(confirmInput).ReadString('\n')
-		if err != nil && answer == "" {
-			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--yes",
-				Message: "not confirmed, nothing applied: answer y, or pass --yes to apply the consequences listed"}
-		}
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-			fmt.Fprintln(stdout, "nothing applied")
-			return nil
-		}
+	if ok, err := confirmed(stderr, yes, fmt.Sprintf("apply these %d consequences?", len(list))); err != nil {
+		return err
+	} else if !ok {
+		fmt.Fprintln(stdout, "nothing applied")
+		return nil
 	}
 	confirmed := make([]casesvc.Confirmed, len(list))
 	for i, c := range list {

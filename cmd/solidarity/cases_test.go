@@ -134,6 +134,23 @@ func TestCaseFlowCLI(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "applied:") || countEntries() == before {
 		t.Fatalf("deadlines --apply --yes: exit %d\n%s\n%s", code, out, errs)
 	}
+	// The person referred to return is returned: the case closes, and its personal
+	// record is due for erasure a day later. erase says how many and asks first.
+	if code, out, errs := run(t, "event", ids[9], "returned", "--db", db, "--at", "2024-10-01"); code != 0 {
+		t.Fatalf("returned: exit %d %s %s", code, out, errs)
+	}
+	confirmInput = strings.NewReader("")
+	if code, out, errs = run(t, "erase", "--after", "24h", "--db", db); code != 2 || !strings.Contains(out, "to erase, for good: the personal records of 1 cases") {
+		t.Fatalf("erase without an answer: exit %d\n%s\n%s", code, out, errs)
+	}
+	confirmInput = strings.NewReader("no\n")
+	if code, out, _ = run(t, "erase", "--after", "24h", "--db", db); code != 0 || !strings.Contains(out, "nothing erased") {
+		t.Fatalf("erase answered no: exit %d\n%s", code, out)
+	}
+	confirmInput = strings.NewReader("y\n")
+	if code, out, _ = run(t, "erase", "--after", "24h", "--db", db); code != 0 || !strings.Contains(out, "erased the personal records of 1 cases") {
+		t.Fatalf("erase answered y: exit %d\n%s", code, out)
+	}
 	confirmInput = os.Stdin
 	// A person read shows the record and is logged.
 	code, out, _ = run(t, "case", id, "--person", "--db", db)
@@ -157,7 +174,7 @@ func TestCaseFlowCLI(t *testing.T) {
 	kf.WriteString(newKey)
 	kf.Close()
 	code, out, _ = run(t, "keys", "reseal", "--db", db)
-	if code != 0 || !strings.Contains(out, "resealed 10 personal records with key 2") {
+	if code != 0 || !strings.Contains(out, "resealed 9 personal records with key 2") { // the tenth was erased
 		t.Fatalf("keys reseal: exit %d %s", code, out)
 	}
 	code, out, _ = run(t, "ledger", "verify", "--db", db)

@@ -175,6 +175,7 @@ func (s *Service) missed(ctx context.Context, confirm map[solidarity.CaseID]Conf
 // Erased is what Erase did.
 type Erased struct {
 	ClosedBefore time.Time           `json:"closed_before"`
+	Retention    time.Duration       `json:"retention"` // the period after closing that ran
 	Cases        []solidarity.CaseID `json:"cases"`
 	Entries      []int64             `json:"entries"`
 	// More is set when the call stopped at its batch limit with records left.
@@ -194,7 +195,60 @@ const eraseBatches = 20
 // truncated, so that the erased ciphertext does not stay on the disk in it (also
 // after an erasure that found nothing: it completes an earlier one).
 func (s *Service) Erase(ctx context.Context, retention time.Duration) (*Erased, error) {
-	res, err := s.erase(ctx, retention)
+	if retention <= 0 {
+		retention = s.Params.Retention
+	}
+	return s.eraseBefore(ctx, s.now().Add(-retention), retention)
+}
+
+// PreviewErase returns what Erase would erase now, erasing nothing: the cases (at
+// most one call's batches; More when there are more) and the closing date before
+// which they closed, to show before confirming with EraseConfirmed. Coordinator only.
+func (s *Service) PreviewErase(ctx context.Context, retention time.Duration) (*Erased, error) {
+	if !solidarity.Can(user(ctx), solidarity.EraseCases, "") {
+		return nil, denied(solidarity.EraseCases, "")
+	}
+	if retention <= 0 {
+		retention = s.Params.Retention
+	}
+	before := s.now().Add(-retention)
+	res := &Erased{ClosedBefore: before, Retention: retention}
+	f := solidarity.CaseFilter{ClosedBefore: &before, NotErased: true, Limit: 500}
+	for range eraseBatches {
+		recs, err := s.Store.Cases(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			res.Cases = append(res.Cases, r.ID)
+		}
+		if len(recs) < f.Limit {
+			return res, nil
+		}
+		f.After = recs[len(recs)-1].ID
+	}
+	res.More = true
+	return res, nil
+}
+
+// EraseConfirmed erases what a preview (PreviewErase) showed and the user
+// confirmed: the personal records of the cases closed before its ClosedBefore, as
+// Erase does. Coordinator only.
+func (s *Service) EraseConfirmed(ctx context.Context, preview *Erased) (*Erased, error) {
+	if preview == nil || preview.ClosedBefore.IsZero() || preview.ClosedBefore.After(s.now()) {
+		return nil, invalid("closed_before", "", "confirm an erasure previewed: its closing date, not in the future")
+	}
+	retention := preview.Retention
+	if retention <= 0 {
+		retention = s.now().Sub(preview.ClosedBefore)
+	}
+	return s.eraseBefore(ctx, preview.ClosedBefore, retention)
+}
+
+// eraseBefore is Erase of the cases closed before the given time, and the
+// checkpoint after it.
+func (s *Service) eraseBefore(ctx context.Context, before time.Time, retention time.Duration) (*Erased, error) {
+	res, err := s.erase(ctx, before, retention)
 	if err != nil {
 		return nil, err
 	}
@@ -218,16 +272,12 @@ func (s *Service) checkpoint(ctx context.Context) error {
 	return nil
 }
 
-func (s *Service) erase(ctx context.Context, retention time.Duration) (*Erased, error) {
+func (s *Service) erase(ctx context.Context, before time.Time, retention time.Duration) (*Erased, error) {
 	if !solidarity.Can(user(ctx), solidarity.EraseCases, "") {
 		return nil, denied(solidarity.EraseCases, "")
 	}
-	if retention <= 0 {
-		retention = s.Params.Retention
-	}
 	now := s.now()
-	before := now.Add(-retention)
-	res := &Erased{ClosedBefore: before}
+	res := &Erased{ClosedBefore: before, Retention: retention}
 	for range eraseBatches {
 		recs, err := s.Store.Cases(ctx, solidarity.CaseFilter{ClosedBefore: &before, NotErased: true, Limit: 500})
 		if err != nil {
