@@ -171,6 +171,7 @@ func runMix(s *server, db string, clients int, duration time.Duration, maxReq in
 	}
 	results := make([]result, clients)
 	var sent atomic.Int64
+	fmt.Fprintf(os.Stderr, "%s: %d clients for %s…\n", db, clients, duration)
 	t0 := time.Now()
 	end := t0.Add(duration)
 	var wg sync.WaitGroup

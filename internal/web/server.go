@@ -60,6 +60,7 @@ type Server struct {
 	europe  *euromap.Map
 	mux     *http.ServeMux
 	handler http.Handler
+	pools   poolCache // balances as of now and shipped pools (poolcache.go)
 }
 
 // Option configures a Server.
