@@ -1,11 +1,13 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"sync"
 	"time"
 
+	"solidarity"
 	"solidarity/internal/ledgersvc"
 	"solidarity/internal/report"
 )
@@ -29,6 +31,8 @@ type poolCache struct {
 	mu       sync.Mutex
 	balances map[int]*balancesCall // by cycle year: the latest computation
 	shipped  map[shippedKey]*report.Pool
+	gen      generation // of pages
+	pages    map[pageKey]*pageCall
 }
 
 // maxShipped bounds the shipped pools kept: the years and methods are few, but as_of
@@ -136,4 +140,139 @@ func (c *poolCache) shippedPool(r *http.Request, compute func() (*report.Pool, e
 	}
 	cp := *p
 	return &cp, nil
+}
+
+// Public answers: the dashboard, a state's page, the balances and the shipped pool,
+// as the public sees them, are a function of the request's path and query, the
+// ledger's head and the second of the clocks. publicPage keeps the last such
+// generation's answers and serves them again to anonymous GET requests; a request
+// with a user (a page shows their forms and entries) is always computed.
+
+// maxPages bounds the answers kept for one generation: the paths are few, but the
+// query is the client's choice.
+const maxPages = 64
+
+type generation struct{ head, ledgerSecond, serverSecond int64 }
+
+type pageKey struct{ path, query string }
+
+type pageCall struct {
+	done   chan struct{} // closed when the fields below are set
+	ok     bool          // a 200 answer worth keeping
+	header http.Header
+	body   []byte
+}
+
+// pageRecorder is the ResponseWriter a kept answer is written to.
+type pageRecorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (p *pageRecorder) Header() http.Header { return p.header }
+func (p *pageRecorder) WriteHeader(status int) {
+	if p.status == 0 {
+		p.status = status
+	}
+}
+func (p *pageRecorder) Write(b []byte) (int, error) {
+	p.WriteHeader(http.StatusOK)
+	return p.body.Write(b)
+}
+
+// publicPage serves h's answers to the public from the cache while the ledger's head
+// and the clocks' second are those they were computed at.
+func (s *Server) publicPage(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.ledger == nil || r.Method != http.MethodGet || solidarity.UserFromContext(r.Context()) != nil {
+			h(w, r)
+			return
+		}
+		head, _, err := s.ledger.Store.Head(r.Context())
+		if err != nil {
+			h(w, r)
+			return
+		}
+		ledgerNow := time.Now
+		if s.ledger.Now != nil {
+			ledgerNow = s.ledger.Now
+		}
+		gen := generation{head, ledgerNow().Unix(), s.now().Unix()}
+		k := pageKey{r.URL.Path, r.URL.RawQuery}
+		call, mine := s.pools.pageCall(gen, k)
+		if call == nil { // too many different queries in this generation
+			h(w, r)
+			return
+		}
+		if mine {
+			rec := &pageRecorder{header: http.Header{}}
+			func() {
+				defer func() {
+					if !call.ok {
+						close(call.done) // a panic or another answer: not kept
+					}
+				}()
+				h(rec, r)
+				if rec.status == 0 {
+					rec.status = http.StatusOK
+				}
+				if rec.status == http.StatusOK {
+					call.header, call.body, call.ok = rec.header.Clone(), rec.body.Bytes(), true
+					close(call.done)
+				}
+			}()
+			writePage(w, rec.header, rec.status, rec.body.Bytes())
+			if !call.ok {
+				s.pools.dropPage(gen, k, call)
+			}
+			return
+		}
+		select {
+		case <-call.done:
+		case <-r.Context().Done():
+			return
+		}
+		if !call.ok {
+			h(w, r) // the first request's answer was not a 200: compute this one
+			return
+		}
+		writePage(w, call.header, http.StatusOK, call.body)
+	}
+}
+
+func writePage(w http.ResponseWriter, header http.Header, status int, body []byte) {
+	for k, v := range header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// pageCall returns the call of k in generation gen, and whether the caller is to
+// compute it; nil when the generation keeps no more answers.
+func (c *poolCache) pageCall(gen generation, k pageKey) (*pageCall, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen || c.pages == nil {
+		c.gen, c.pages = gen, map[pageKey]*pageCall{}
+	}
+	if call := c.pages[k]; call != nil {
+		return call, false
+	}
+	if len(c.pages) >= maxPages {
+		return nil, false
+	}
+	call := &pageCall{done: make(chan struct{})}
+	c.pages[k] = call
+	return call, true
+}
+
+// dropPage forgets a call whose answer is not kept, so that the next request computes.
+func (c *poolCache) dropPage(gen generation, k pageKey, call *pageCall) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen == gen && c.pages[k] == call {
+		delete(c.pages, k)
+	}
 }

@@ -127,6 +127,25 @@ func TestBalancesComputedOncePerHead(t *testing.T) {
 		t.Errorf("after a delivery of 3 DE's page does not show it")
 	}
 
+	// A user's page is never the public's kept answer, nor the other way round.
+	public := get("/pool/2027/states/DE")
+	req, _ = http.NewRequest("GET", ts.URL+"/pool/2027/states/DE", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	const form = `action="/pool/2027/states/DE/pledges"`
+	if strings.Contains(public, form) || !strings.Contains(string(own), form) {
+		t.Errorf("pledge form: on the public page %v, on the coordinator's %v; want false, true",
+			strings.Contains(public, form), strings.Contains(string(own), form))
+	}
+	if get("/pool/2027/states/DE") != public {
+		t.Errorf("the public page changed after a user's request at the same head")
+	}
+
 	// The pace is computed to the second: the next second is computed anew.
 	before = store.finds.Load()
 	get("/api/v1/ledger/cycles/2027/balances")
