@@ -94,11 +94,11 @@ var mixKinds = []mixKind{
 	}},
 	{name: "delivery (durable)", write: true, slots: 2, do: func(cl *mixClient, i int) error {
 		return cl.post("/api/v1/ledger/cycles/2026/deliveries/"+mixStates[(cl.id+i)%len(mixStates)], cl.env.coord,
-			map[string]any{"type": "relocation.delivered", "relocations": 1, "over_delivery": true})
+			map[string]any{"type": "relocation.delivered", "relocations": 1})
 	}},
 	{name: "pledge (durable)", write: true, slots: 1, do: func(cl *mixClient, i int) error {
 		return cl.post("/api/v1/ledger/cycles/2026/pledges/"+mixStates[(cl.id+i)%len(mixStates)], cl.env.coord,
-			map[string]any{"type": "relocation-applicants", "relocations": 100 + (cl.id+i)%400})
+			map[string]any{"type": "relocation-applicants", "relocations": mixPledge + (cl.id+i)%400})
 	}},
 	{name: "case event (durable)", write: true, slots: 1, do: func(cl *mixClient, i int) error {
 		// The client's own cases in turn, each detained and released alternately (Art.
@@ -116,6 +116,11 @@ var mixKinds = []mixKind{
 		return nil
 	}},
 }
+
+// mixPledge is the least relocation pledge of every state of mixStates: pledged before
+// the run and never lowered below it, it leaves room for every delivery of a run, so
+// that deliveries are checked against the pledges (no over_delivery flag) and accepted.
+const mixPledge = 100_000
 
 // casesPerClient is how many cases of the arrival each client writes events to.
 const casesPerClient = 4
@@ -138,6 +143,15 @@ func runMix(s *server, db string, clients int, duration time.Duration, maxReq in
 	ids, err := e.register(clients * casesPerClient)
 	if err != nil {
 		return err
+	}
+	for i, m := range mixStates {
+		req := jsonRequest("POST", s.url+"/api/v1/ledger/cycles/2026/pledges/"+m,
+			map[string]any{"type": "relocation-applicants", "relocations": mixPledge})
+		req.Header.Set("Authorization", "Bearer "+coord)
+		req.Header.Set("Idempotency-Key", fmt.Sprintf("load-pledge-%d", i))
+		if err := do(e.client, req, http.StatusCreated); err != nil {
+			return fmt.Errorf("pledges before the run: %w", err)
+		}
 	}
 	cls := make([]*mixClient, clients)
 	for c := range cls {
