@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"solidarity/internal/keyring"
 	"solidarity/internal/pgtest"
@@ -88,8 +89,14 @@ func main() {
 func pgSchema(dsn string) (string, func(), error) {
 	ctx := context.Background()
 	name := pgx.Identifier{"loadtest_" + strings.ToLower(rand.Text()[:10])}.Sanitize()
+	// pgxpool's parameters (pool_max_conns, ...) are the server's: the admin connection
+	// parses them away.
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return "", nil, fmt.Errorf("cannot parse the -pg connection string")
+	}
 	exec := func(sql string) error {
-		conn, err := pgx.Connect(ctx, dsn)
+		conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
 		if err != nil {
 			return fmt.Errorf("connect to %s: %w", redact(dsn), err)
 		}
