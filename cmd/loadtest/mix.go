@@ -1,16 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -186,6 +190,7 @@ func runMix(s *server, db string, clients int, duration time.Duration, maxReq in
 	results := make([]result, clients)
 	var sent atomic.Int64
 	fmt.Fprintf(os.Stderr, "%s: %d clients for %s…\n", db, clients, duration)
+	cpu0, srv0 := cpuTime(syscall.RUSAGE_SELF), processCPU(s.cmd.Process.Pid)
 	t0 := time.Now()
 	end := t0.Add(duration)
 	var wg sync.WaitGroup
@@ -212,6 +217,7 @@ func runMix(s *server, db string, clients int, duration time.Duration, maxReq in
 	}
 	wg.Wait()
 	elapsed := time.Since(t0)
+	cpu, srvCPU := cpuTime(syscall.RUSAGE_SELF)-cpu0, processCPU(s.cmd.Process.Pid)-srv0
 
 	row := func(name string, lat []time.Duration, errs, total int) {
 		slices.Sort(lat)
@@ -258,7 +264,36 @@ func runMix(s *server, db string, clients int, duration time.Duration, maxReq in
 	met := len(all) > 0 && rank(all, 99) < 100*time.Millisecond && allErrs == 0
 	fmt.Fprintf(os.Stderr, "%s: %d requests in %s, p99 %s, %d errors: target (p99 < 100 ms, 0 errors) met: %v\n",
 		db, len(all), elapsed.Round(time.Millisecond), pct(all, 99), allErrs, met)
+	fmt.Fprintf(os.Stderr, "%s: CPU per request: server %.2f ms, load generator %.2f ms (of %d cores)\n", db,
+		float64(srvCPU.Microseconds())/1000/float64(max(len(all), 1)), float64(cpu.Microseconds())/1000/float64(max(len(all), 1)), runtime.NumCPU())
 	return nil
+}
+
+// cpuTime is the user and system CPU time of this process (who = RUSAGE_SELF).
+func cpuTime(who int) time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(who, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// processCPU is the user and system CPU time of process pid so far, from
+// /proc/<pid>/stat (0 where there is no /proc).
+func processCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which is in parentheses: utime and stime are
+	// the 12th and 13th of them, in clock ticks (100 a second on Linux).
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
 // spread orders the schedule's slots so that the kinds are interleaved: the kind
