@@ -217,7 +217,8 @@ func (s *Server) publicPage(h http.HandlerFunc) http.HandlerFunc {
 				if rec.status == 0 {
 					rec.status = http.StatusOK
 				}
-				if rec.status == http.StatusOK {
+				// An answer that sets a cookie is one client's, whatever the route.
+				if rec.status == http.StatusOK && rec.header.Get("Set-Cookie") == "" {
 					call.header, call.body, call.ok = rec.header.Clone(), rec.body.Bytes(), true
 					close(call.done)
 				}
