@@ -313,7 +313,7 @@ func (s *Server) handleBalances(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	b, err := s.ledger.Balances(r.Context(), year, asOf)
+	b, err := s.balances(r.Context(), year, asOf)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return

@@ -55,7 +55,7 @@ func (s *Server) dashboardPool(r *http.Request) (*report.Pool, *live, error) {
 		}
 		asOf = t.Add(24*time.Hour - time.Microsecond) // the whole day counts
 	}
-	b, err := s.ledger.Balances(r.Context(), year, asOf)
+	b, err := s.balances(r.Context(), year, asOf)
 	switch {
 	case solidarity.ErrorCode(err) == solidarity.ENOTFOUND:
 		p, err := s.shippedPool(r) // not in the ledger: the shipped file, if any
