@@ -14,6 +14,7 @@ package web
 
 import (
 	"context"
+	"crypto/tls"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -22,6 +23,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"solidarity"
@@ -54,12 +56,17 @@ type Server struct {
 	ledger  *ledgersvc.Service // nil: the dashboard of shipped data only, no login
 	cases   *casesvc.Service   // nil: no case flow (needs a ledger too)
 	now     func() time.Time
-	logins  *limiter
+	logins  *loginLimiter
 	metrics *metrics
 	tmpl    map[string]*template.Template
 	europe  *euromap.Map
 	mux     *http.ServeMux
 	handler http.Handler
+
+	proxies         []netip.Prefix // WithTrustedProxies
+	tlsCert, tlsKey string         // WithTLS
+	tlsConfig       *tls.Config
+	addrLimit       *limiter // WithAddressLimit
 }
 
 // Option configures a Server.
@@ -79,10 +86,11 @@ func WithCases(svc *casesvc.Service) Option { return func(s *Server) { s.cases =
 // WithClock replaces the clock of the login rate limit (tests).
 func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }
 
-// WithLoginLimit sets how many failed logins a client address or a user name may have
-// within window before further attempts get 429 (default 5 per minute).
-func WithLoginLimit(failures int, window time.Duration) Option {
-	return func(s *Server) { s.logins = newLimiter(failures, window, nil) }
+// WithLoginLimit sets how many failed logins of a user name from one client address
+// are free before further attempts get 429, and the first wait, which doubles with
+// every further failure (default 5, then a minute; see limiter.go).
+func WithLoginLimit(failures int, wait time.Duration) Option {
+	return func(s *Server) { s.logins = newLoginLimiter(failures, wait, nil) }
 }
 
 // Pages of the site; each is parsed with layout.html at start.
@@ -101,9 +109,15 @@ func New(cat *catalog.Catalog, logger *slog.Logger, defaultCycle int, opts ...Op
 		o(s)
 	}
 	if s.logins == nil {
-		s.logins = newLimiter(5, time.Minute, nil)
+		s.logins = newLoginLimiter(pairFree, pairBase, nil)
 	}
-	s.logins.now = func() time.Time { return s.now() }
+	if s.addrLimit != nil {
+		s.logins.addr = s.addrLimit
+	}
+	s.logins.setClock(func() time.Time { return s.now() })
+	if err := s.loadTLS(); err != nil {
+		return nil, err
+	}
 	for _, page := range pages {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+page)
 		if err != nil {
@@ -349,11 +363,20 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
+	if s.tlsConfig != nil {
+		srv.TLSConfig = s.tlsConfig.Clone()
+	}
 	if ready != nil {
 		ready(ln.Addr())
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() {
+		if srv.TLSConfig != nil {
+			errc <- srv.ServeTLS(ln, "", "") // the certificate is in TLSConfig
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
 	select {
 	case err := <-errc:
 		return err
