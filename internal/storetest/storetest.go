@@ -56,6 +56,7 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		{"Find", testFind},
 		{"Users", testUsers},
 		{"Credentials", testCredentials},
+		{"Accounts", testAccounts},
 		{"Tamper", testTamper},
 		{"Closed", testClosed},
 		{"BatchCheckFails", testBatchCheckFails},
