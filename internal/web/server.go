@@ -67,6 +67,7 @@ type Server struct {
 	tlsCert, tlsKey string         // WithTLS
 	tlsConfig       *tls.Config
 	addrLimit       *limiter // WithAddressLimit
+	probe           readyProbe
 }
 
 // Option configures a Server.
@@ -292,12 +293,13 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	})
 }
 
-// handleReady is the readiness probe: the store answers (always ready without one).
+// handleReady is the readiness probe: the store answers and takes a write (ready.go;
+// always ready without one).
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	if s.ledger != nil {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
-		if err := s.ledger.Store.Ping(ctx); err != nil {
+		if err := s.ready(ctx); err != nil {
 			s.Logger.Warn("not ready", slog.Any("err", err))
 			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 			return
