@@ -294,7 +294,7 @@ func (s *Service) ChangePassword(ctx context.Context, current, next, keepSecret 
 		return err
 	}
 	if hash == "" || !checkPassword(hash, current) {
-		return &solidarity.Error{Code: solidarity.EUNAUTHENTICATED, Field: "current", Message: "the current password is wrong"}
+		return &solidarity.Error{Code: solidarity.EUNAUTHORIZED, Field: "current", Message: "the current password is wrong"}
 	}
 	if err := checkNewPassword("new", next); err != nil {
 		return err

@@ -301,10 +301,12 @@ func (s *Server) handleSessionDelete(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// TokenRequest is the body of POST /api/v1/tokens.
+// TokenRequest is the body of POST /api/v1/tokens. TTL is the token's lifetime, a
+// duration like "720h" or days like "90d" (default ledgersvc.DefaultTokenLifetime).
 type TokenRequest struct {
 	Name  string `json:"name"`
 	Label string `json:"label"`
+	TTL   string `json:"ttl,omitempty"`
 }
 
 func (s *Server) handleCreateToken(w http.ResponseWriter, r *http.Request) {
@@ -313,13 +315,18 @@ func (s *Server) handleCreateToken(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	token, err := s.ledger.CreateToken(r.Context(), req.Name, req.Label)
+	ttl, err := parseTTL(req.TTL)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	token, t, err := s.ledger.CreateTokenTTL(r.Context(), req.Name, req.Label, ttl)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusCreated, map[string]string{"token": token})
+	writeJSON(w, http.StatusCreated, map[string]any{"token": token, "id": t.ID, "expires_at": t.Expires})
 }
 
 // UserRequest is the body of POST /api/v1/users.

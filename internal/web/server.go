@@ -205,6 +205,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /api/v1/tokens", s.authed(s.handleCreateToken))
 	mux.HandleFunc("POST /api/v1/session", s.api(s.handleSessionCreate))
 	mux.HandleFunc("DELETE /api/v1/session", s.api(s.handleSessionDelete))
+	s.accountRoutes(mux)
 	mux.HandleFunc("POST /api/v1/arrivals", s.caseAPI(s.handleRegisterArrival))
 	mux.HandleFunc("GET /api/v1/arrivals", s.caseAPI(s.handleArrivals))
 	mux.HandleFunc("GET /api/v1/arrivals/{id}", s.caseAPI(s.handleArrival))
