@@ -284,7 +284,7 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 		m, n := r.Allocated, int64(len(group))
 		d := solidarity.DeliveryPayload{Relocations: n, Reference: "relocation transfer of family " + string(r.Family), Transfer: &ev}
 		final.Type, final.State = solidarity.RelocationDelivered, m
-		final.LegalBasis = article + "; Arts. 67–68 AMMR"
+		final.LegalBasis = article + "; Art. 67 AMMR; Art. 68 AMMR"
 		fill = func(v solidarity.View) error {
 			pledged, delivered, err := ledgersvc.RelocationRoom(ctx, v, final.Cycle, m)
 			if err != nil {

@@ -21,7 +21,7 @@ type Registered struct {
 
 // screeningArticle is the legal basis of registering an arrival: who is screened
 // (Art. 5(1)(b) SR for SAR disembarkations, Art. 5(1)(a) after an irregular crossing).
-const screeningArticle = "Art. 5(1) Regulation (EU) 2024/1356 (screening)"
+const screeningArticle = "Art. 5(1) SR"
 
 // Register records a disembarkation and its people: one case per person, opened with
 // the arrival event (disembarked after SAR, or apprehended at the border), families

@@ -120,7 +120,7 @@ func (s *Service) Erase(ctx context.Context, retention time.Duration) (*Erased, 
 			return nil, err
 		}
 		e := &solidarity.Entry{Cycle: now.Year(), Type: solidarity.CasesErased, Actor: actor(ctx), At: now,
-			LegalBasis: "Art. 5(1)(e) GDPR (storage limitation); retention " + retention.String(), Payload: b}
+			LegalBasis: "Art. 5(1)(e) GDPR", Payload: b}
 		out, _, err := s.Store.AppendCase(ctx, "", e, &solidarity.CaseWrite{Update: recs}, nil)
 		if err != nil {
 			return nil, err
@@ -178,7 +178,7 @@ func (s *Service) Reseal(ctx context.Context) (*Resealed, error) {
 			}
 			now := s.now()
 			e := &solidarity.Entry{Cycle: now.Year(), Type: solidarity.CasesResealed, Actor: actor(ctx), At: now,
-				LegalBasis: "Art. 32(1)(a) GDPR (encryption of personal data)", Payload: b}
+				LegalBasis: "Art. 32(1)(a) GDPR", Payload: b}
 			out, _, err := s.Store.AppendCase(ctx, "", e, &solidarity.CaseWrite{Update: todo}, nil)
 			if err != nil {
 				return nil, err

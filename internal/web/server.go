@@ -62,6 +62,7 @@ type Server struct {
 	europe  *euromap.Map
 	mux     *http.ServeMux
 	handler http.Handler
+	budget  time.Duration // of one request (budget.go)
 
 	proxies         []netip.Prefix // WithTrustedProxies
 	tlsCert, tlsKey string         // WithTLS
@@ -232,6 +233,7 @@ func (s *Server) routes() http.Handler {
 		s.apiError(w, r, &solidarity.Error{Code: solidarity.EUNAUTHORIZED, Message: "cross-origin request refused"})
 	}))
 	h = cop.Handler(h)
+	h = s.withBudget(h)
 	h = securityHeaders(h)
 	h = s.observe(h)
 	return h
