@@ -1,6 +1,9 @@
 package web
 
 import (
+	"errors"
+	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -35,6 +38,23 @@ func (s *Server) accountRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v1/users/{name}/password", s.authed(s.handleResetPassword))
 	mux.HandleFunc("POST /api/v1/account/password", s.authed(s.handleChangePassword))
 	mux.HandleFunc("GET /api/v1/admin-log", s.authed(s.handleAdminLog))
+}
+
+// changePassword runs the service's password change under the login throttle: a
+// session (or token) is not a free oracle for guessing the current password. wait
+// is set when the throttle refuses.
+func (s *Server) changePassword(r *http.Request, current, next string) (wait time.Duration, err error) {
+	u, addr := solidarity.UserFromContext(r.Context()), s.clientIP(r)
+	if ok, wait := s.logins.Allow(u.Name, addr); !ok {
+		s.metrics.loginFailures.WithLabelValues("rate_limited").Inc()
+		return wait, nil
+	}
+	err = s.ledger.ChangePassword(r.Context(), current, next, sessionSecret(r))
+	if e, ok := errors.AsType[*solidarity.Error](err); ok && e.Code == solidarity.EUNAUTHORIZED && e.Field == "current" {
+		s.logins.Fail(u.Name, addr)
+		s.metrics.loginFailures.WithLabelValues("password").Inc()
+	}
+	return 0, err
 }
 
 // sessionSecret is the request's session cookie, or "".
@@ -87,14 +107,18 @@ func (s *Server) handlePasswordForm(w http.ResponseWriter, r *http.Request) {
 		s.renderAccount(w, r, http.StatusBadRequest, "", "The new password and its confirmation differ.", "confirm")
 		return
 	}
-	err := s.ledger.ChangePassword(r.Context(), r.PostForm.Get("current"), next, sessionSecret(r))
+	wait, err := s.changePassword(r, r.PostForm.Get("current"), next)
+	if wait > 0 {
+		retryAfter(w, wait)
+		s.renderAccount(w, r, http.StatusTooManyRequests, "", fmt.Sprintf("Too many wrong passwords. Try again in %d seconds.", int(math.Ceil(wait.Seconds()))), "current")
+		return
+	}
 	switch code := solidarity.ErrorCode(err); code {
 	case "":
 		s.renderAccount(w, r, http.StatusOK, "Your password is changed. Your other sessions have ended.", "", "")
 	case solidarity.EINVALID, solidarity.EUNAUTHORIZED:
-		e, _ := err.(*solidarity.Error)
 		field := ""
-		if e != nil {
+		if e, ok := errors.AsType[*solidarity.Error](err); ok {
 			field = e.Field
 		}
 		s.renderAccount(w, r, HTTPStatus(code), "", solidarity.ErrorMessage(err)+".", field)
@@ -263,7 +287,14 @@ func (s *Server) handleChangePassword(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	if err := s.ledger.ChangePassword(r.Context(), req.Current, req.New, sessionSecret(r)); err != nil {
+	wait, err := s.changePassword(r, req.Current, req.New)
+	if wait > 0 {
+		retryAfter(w, wait)
+		writeJSON(w, http.StatusTooManyRequests, map[string]APIError{"error": {Code: errRateLimited,
+			Message: fmt.Sprintf("too many wrong passwords; try again in %d seconds", int(math.Ceil(wait.Seconds())))}})
+		return
+	}
+	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}

@@ -337,3 +337,27 @@ func TestLoginNextStaysOnSite(t *testing.T) {
 		t.Errorf("the login page keeps a foreign next")
 	}
 }
+
+// TestPasswordChangeThrottled: a session is no free oracle for the current password:
+// wrong ones count as failed logins of the user from that address.
+func TestPasswordChangeThrottled(t *testing.T) {
+	f := newFixture(t, fixtureOpts{passwords: true})
+	c := f.session("it")
+	for i := range 5 {
+		res, body := f.do(req{method: "POST", path: "/api/v1/account/password", cookie: c,
+			body: `{"current":"guess number ` + string(rune('a'+i)) + `","new":"a new long passphrase"}`})
+		if res.StatusCode != 403 {
+			t.Fatalf("guess %d: %d %s", i, res.StatusCode, body)
+		}
+	}
+	res, _ := f.do(req{method: "POST", path: "/api/v1/account/password", cookie: c,
+		body: `{"current":"` + testPassword + `","new":"a new long passphrase"}`})
+	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("the sixth try: %d", res.StatusCode)
+	}
+	res, body := f.do(req{method: "POST", path: "/account/password", cookie: c, contentType: formType,
+		body: formBody("current", testPassword, "new", "a new long passphrase", "confirm", "a new long passphrase")})
+	if res.StatusCode != 429 || !strings.Contains(body, "Too many wrong passwords") {
+		t.Fatalf("the form: %d", res.StatusCode)
+	}
+}

@@ -1,11 +1,13 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLocalPath: the login form's next goes only to paths on this site, however it
@@ -83,4 +85,23 @@ func FuzzLocalPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		checkLocal(t, in, localPath(in))
 	})
+}
+
+// TestLimiterBounded: however many addresses fail, the throttle remembers at most
+// maxTracked keys per part, and still the key that just failed.
+func TestLimiterBounded(t *testing.T) {
+	now := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+	l := newLoginLimiter(pairFree, pairBase, func() time.Time { return now })
+	for i := range maxTracked + 500 {
+		l.Fail("victim", fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255))
+	}
+	if n, m := len(l.pair.keys), len(l.addr.fails); n > maxTracked || m > maxTracked {
+		t.Fatalf("%d pair keys, %d address keys: over %d", n, m, maxTracked)
+	}
+	for range pairFree {
+		l.Fail("victim", "192.0.2.1")
+	}
+	if ok, _ := l.Allow("victim", "192.0.2.1"); ok {
+		t.Fatal("the key that failed last was forgotten")
+	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +24,9 @@ const (
 	// attempts from it until the oldest leaves the window.
 	addrMax    = 100
 	addrWindow = 10 * time.Minute
+	// maxTracked bounds the keys each part remembers: past it, the stale ones are
+	// dropped, then any (a flood of fresh addresses then only buys fresh budgets).
+	maxTracked = 100_000
 )
 
 // loginLimiter is the login throttle: backoff per (name, address) and a sliding
@@ -152,11 +156,19 @@ func (b *backoff) Fail(key string) {
 	b.keys[key] = backoffState{fails: st.fails + 1, last: now}
 	// Forget stale keys now and then, so that the map does not grow with every
 	// address that ever mistyped.
-	if now.Sub(b.lastSweep) > b.forget {
+	if now.Sub(b.lastSweep) > b.forget || len(b.keys) > maxTracked {
 		for k := range b.keys {
 			b.state(k, now)
 		}
 		b.lastSweep = now
+	}
+	for k := range b.keys {
+		if len(b.keys) <= maxTracked {
+			break
+		}
+		if k != key {
+			delete(b.keys, k)
+		}
 	}
 }
 
@@ -228,11 +240,19 @@ func (l *limiter) Fail(keys ...string) {
 		}
 		l.fails[k] = ts
 	}
-	if now.Sub(l.lastSweep) > l.window {
+	if now.Sub(l.lastSweep) > l.window || len(l.fails) > maxTracked {
 		for k := range l.fails {
 			l.prune(k, now)
 		}
 		l.lastSweep = now
+	}
+	for k := range l.fails {
+		if len(l.fails) <= maxTracked {
+			break
+		}
+		if !slices.Contains(keys, k) {
+			delete(l.fails, k)
+		}
 	}
 }
 
