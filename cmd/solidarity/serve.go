@@ -63,6 +63,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := web.CheckTLS(*tlsCert, *tlsKey); err != nil {
+		return err
+	}
 	var h slog.Handler
 	switch *logFormat {
 	case "text":

@@ -83,3 +83,23 @@ func TestAccountCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestServeTransportFlags: a bad --trusted-proxy or an unusable --tls-cert/--tls-key
+// is refused (exit 2) before the database is touched.
+func TestServeTransportFlags(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "s.db")
+	for _, args := range [][]string{
+		{"--trusted-proxy", "proxy.example"},
+		{"--tls-cert", filepath.Join(dir, "cert.pem")},
+		{"--tls-cert", filepath.Join(dir, "cert.pem"), "--tls-key", filepath.Join(dir, "key.pem")},
+	} {
+		code, _, errs := run(t, append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, args...)...)
+		if code != 2 || !strings.Contains(errs, "--t") {
+			t.Errorf("%v: exit %d: %s", args, code, errs)
+		}
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("the database was created: %v", err)
+	}
+}

@@ -48,6 +48,12 @@ func WithTLS(certFile, keyFile string) Option {
 	return func(s *Server) { s.tlsCert, s.tlsKey = certFile, keyFile }
 }
 
+// CheckTLS reports whether WithTLS(certFile, keyFile) would load (both given and
+// readable, or neither), so that serve fails before it touches the database.
+func CheckTLS(certFile, keyFile string) error {
+	return (&Server{tlsCert: certFile, tlsKey: keyFile}).loadTLS()
+}
+
 // loadTLS loads the certificate of WithTLS, if any.
 func (s *Server) loadTLS() error {
 	if s.tlsCert == "" && s.tlsKey == "" {
