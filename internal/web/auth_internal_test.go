@@ -105,3 +105,12 @@ func TestLimiterBounded(t *testing.T) {
 		t.Fatal("the key that failed last was forgotten")
 	}
 }
+
+func TestPairKeyBounded(t *testing.T) {
+	if k := pairKey(strings.Repeat("x", 1<<20), "10.0.0.1"); len(k) > maxNameKey+20 {
+		t.Fatalf("a key of %d bytes", len(k))
+	}
+	if pairKey("Maria", "10.0.0.1") != pairKey("maria", "::ffff:10.0.0.1") {
+		t.Fatal("the same name from the same address, two keys")
+	}
+}

@@ -74,7 +74,15 @@ func (l *loginLimiter) Fail(name, addr string) {
 // right password must not wipe a spraying address's record).
 func (l *loginLimiter) Succeed(name, addr string) { l.pair.Reset(pairKey(name, addr)) }
 
-func pairKey(name, addr string) string { return strings.ToLower(name) + "\x00" + addrKey(addr) }
+// pairKey is the key of name from addr. Names are cut at maxNameKey bytes (no
+// account's name is longer), so that a guesser's huge names cost no memory.
+func pairKey(name, addr string) string {
+	name = strings.ToLower(name[:min(len(name), maxNameKey)])
+	return name + "\x00" + addrKey(addr)
+}
+
+// maxNameKey is the longest name the throttle keeps (ledgersvc allows 64 bytes).
+const maxNameKey = 64
 
 // addrKey is the unit an address is counted by: the address itself for IPv4, its /64
 // for IPv6 (one host holds a whole /64, and would otherwise get a fresh budget per
