@@ -356,9 +356,9 @@ func (s *Service) Authenticate(ctx context.Context, kind, secret string) (*solid
 		return nil, err
 	}
 	if kind == KindSession && (c.IdleUntil.IsZero() || c.IdleUntil.Sub(now) < SessionIdle-sessionTouch) {
-		if err := s.Store.TouchSession(ctx, c.Hash, now.Add(SessionIdle)); err != nil {
-			return nil, err
-		}
+		// Best effort: a store that cannot write (a full disk) still serves reads;
+		// the session then ends at its idle limit a little early.
+		_ = s.Store.TouchSession(ctx, c.Hash, now.Add(SessionIdle))
 	}
 	return u, nil
 }
