@@ -48,6 +48,33 @@ type Store interface {
 	UserByCredential(ctx context.Context, kind, hash string, now time.Time) (*User, error)
 	DeleteCredential(ctx context.Context, kind, hash string) error
 
+	// Accounts (issue 12). Each change records its AdminEvent in the admin log in the
+	// same transaction (At is the store's clock when zero); the log never holds a
+	// password, a token or a session secret, nor their hashes.
+	//
+	// AddUser is CreateUser with its event.
+	AddUser(ctx context.Context, u *User, passwordHash string, ev AdminEvent) error
+	// UpdateUser applies upd to the user named name and returns it, or ENOTFOUND.
+	UpdateUser(ctx context.Context, name string, upd UserUpdate, ev AdminEvent) (*User, error)
+	// CreateToken stores a token credential (c.Kind "token") with its event.
+	CreateToken(ctx context.Context, c Credential, ev AdminEvent) (*Token, error)
+	// Tokens lists the API tokens of the user named user (all users' when ""), by
+	// creation; expired ones included.
+	Tokens(ctx context.Context, user string) ([]*Token, error)
+	// RevokeToken deletes the token with this ID and returns what it was, or
+	// ENOTFOUND; ev.User is set to its user.
+	RevokeToken(ctx context.Context, id string, ev AdminEvent) (*Token, error)
+	// CredentialUser is UserByCredential with the credential itself: ENOTFOUND also
+	// when the user is disabled or the credential idle past its IdleUntil.
+	CredentialUser(ctx context.Context, kind, hash string, now time.Time) (*User, *Credential, error)
+	// TouchSession moves a session's IdleUntil forward (never past its Expires).
+	TouchSession(ctx context.Context, hash string, idleUntil time.Time) error
+	// AdminLog lists the admin log, latest first, at most limit (1 to 1000; 0: 100).
+	AdminLog(ctx context.Context, limit int) ([]*AdminEvent, error)
+	// ProbeWrite commits a small write (one row of its own), for /readyz: it fails
+	// when writes would (a full disk, a read-only database).
+	ProbeWrite(ctx context.Context) error
+
 	// Ping reports whether the database answers (for /readyz).
 	Ping(ctx context.Context) error
 	Close() error
@@ -94,4 +121,56 @@ type Credential struct {
 	UserID  int64
 	Label   string
 	Expires time.Time // zero: never
+	// Created is set by the store. IdleUntil, for sessions, is when an unused
+	// session ends before Expires (zero: no idle limit).
+	Created   time.Time
+	IdleUntil time.Time
+}
+
+// TokenID is the public name of an API token: the first TokenIDLength hex digits
+// of its hash, which tell nothing of the secret.
+func TokenID(hash string) string { return hash[:min(len(hash), TokenIDLength)] }
+
+// TokenIDLength is the length of a TokenID.
+const TokenIDLength = 16
+
+// Token is what may be shown of an API token: never its secret or hash.
+type Token struct {
+	ID      string    `json:"id"`
+	User    string    `json:"user"`
+	Label   string    `json:"label,omitempty"`
+	Created time.Time `json:"created_at,omitzero"`
+	Expires time.Time `json:"expires_at,omitzero"` // zero: never (tokens made before expiry existed)
+}
+
+// UserUpdate changes an account; nil fields stay as they are.
+type UserUpdate struct {
+	PasswordHash *string
+	Disabled     *bool
+	// EndSessions deletes the user's browser sessions but the one whose hash is
+	// KeepSession (if any).
+	EndSessions bool
+	KeepSession string
+}
+
+// Admin log actions.
+const (
+	AdminUserAdd        = "user.add"
+	AdminUserDisable    = "user.disable"
+	AdminUserEnable     = "user.enable"
+	AdminPasswordChange = "password.change" // by the user
+	AdminPasswordReset  = "password.reset"  // by a coordinator or the operator
+	AdminTokenCreate    = "token.create"
+	AdminTokenRevoke    = "token.revoke"
+)
+
+// AdminEvent is one line of the admin log: who did what to which account. Detail
+// holds at most a token's ID and label, a role, a state.
+type AdminEvent struct {
+	Seq    int64     `json:"seq"`
+	At     time.Time `json:"at"`
+	Actor  string    `json:"actor"`
+	Action string    `json:"action"`
+	User   string    `json:"user"`
+	Detail string    `json:"detail,omitempty"`
 }

@@ -25,6 +25,8 @@ type User struct {
 	Name  string      `json:"name"`
 	Role  Role        `json:"role"`
 	State MemberState `json:"state,omitempty"`
+	// Disabled accounts cannot log in, and their sessions and tokens do not work.
+	Disabled bool `json:"disabled,omitempty"`
 }
 
 // LogValue keeps logs to the user name and role.
@@ -63,6 +65,7 @@ const (
 	AssignCase     Action = "write.case.assign" // allocate relocation candidates to a pledging state
 	EraseCases     Action = "admin.erase"       // apply the retention rule
 	ReadAccessLog  Action = "read.access"       // who read which personal record
+	ReadAdminLog   Action = "read.admin"        // who changed which account (issue 12)
 )
 
 // Scope limits a permission.
@@ -85,7 +88,7 @@ var Permissions = map[Role]map[Action]Scope{
 		AssessDeduct: AnyState, DecideDeduct: AnyState, RequestOffset: AnyState, ReplyOffset: AnyState,
 		WriteDelivery: AnyState, ManageUsers: AnyState,
 		ReadCases: AnyState, ReadPersonal: AnyState, WriteArrival: AnyState, WriteCaseEvent: AnyState,
-		AssignCase: AnyState, EraseCases: AnyState, ReadAccessLog: AnyState,
+		AssignCase: AnyState, EraseCases: AnyState, ReadAccessLog: AnyState, ReadAdminLog: AnyState,
 	},
 	Officer: {
 		ReadPublished: AnyState, ReadStateDetail: OwnState,
@@ -96,7 +99,7 @@ var Permissions = map[Role]map[Action]Scope{
 	// Auditors see the flow pseudonymously and who read what, never a person.
 	Auditor: {
 		ReadPublished: AnyState, ReadStateDetail: AnyState, ReadLedger: AnyState, VerifyLedger: AnyState,
-		ReadCases: AnyState, ReadAccessLog: AnyState,
+		ReadCases: AnyState, ReadAccessLog: AnyState, ReadAdminLog: AnyState,
 	},
 	Public: {
 		ReadPublished: AnyState,

@@ -38,7 +38,7 @@ The ledger (a SQLite file by default, or PostgreSQL with --db postgres://...):
   cycle, status, pledge, deduction, offset, deliver
             record one entry (see 'solidarity pledge --help')
   user, token
-            add users and API tokens to a local database
+            manage users (add, disable, reset) and API tokens (create, list, revoke) locally
 
 Case flow:
   responsibility  which Member State is responsible for an application, and why

@@ -19,6 +19,7 @@ import (
 )
 
 const serveHelp = `Usage: solidarity serve [--addr 127.0.0.1:8080] [--db DSN] [--demo] [--cycle YEAR] [--log text|json] [--apply-missed 1h]
+       [--tls-cert FILE --tls-key FILE] [--trusted-proxy CIDR[,CIDR]]
 
 Serves the pool dashboard (table and map of Europe coloured by fair share, coverage or
 pledge type) with live balances from the ledger, a page per state with its pledges,
@@ -30,6 +31,11 @@ or a postgres:// URL. A new ledger is seeded with the shipped cycles; with --dem
 default) a database without users also gets one user per role, whose passwords are
 printed once on standard output, and the Diciotti demonstration (Catania, August 2018,
 replayed under today's rules with generated people: /arrivals once logged in).
+
+--tls-cert and --tls-key serve https directly. Behind a TLS-terminating reverse proxy,
+--trusted-proxy names the proxy's addresses: from them (and only from them)
+X-Forwarded-Proto makes the session cookie Secure and X-Forwarded-For names the client
+for the login throttle.
 
 Personal records are encrypted with the keys in $SOLIDARITY_KEYS_FILE (or
 $SOLIDARITY_KEYS); a SQLite database without them gets a key file beside it (DB.keys),
@@ -43,12 +49,22 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	logFormat := fs.String("log", "text", "log `format`: text or json")
 	dsn := fs.String("db", "", "database: a SQLite `file` or a postgres:// URL")
 	demo := fs.Bool("demo", true, "seed demonstration users into a database that has none")
+	tlsCert := fs.String("tls-cert", "", "serve https with the certificate chain in this PEM `file`")
+	tlsKey := fs.String("tls-key", "", "the private key of --tls-cert, a PEM `file`")
+	trusted := fs.String("trusted-proxy", "", "believe X-Forwarded-Proto and X-Forwarded-For from these `CIDRs` (comma-separated)")
 	applyEvery := fs.Duration("apply-missed", 0, "apply the consequences of missed time limits every `interval` (0: only on request)")
 	if err := parse(fs, args, false); err != nil {
 		return err
 	}
 	if !slices.Contains(cyclefile.Shipped(), *year) {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--cycle", Message: fmt.Sprintf("no shipped cycle %d (shipped: %v)", *year, cyclefile.Shipped())}
+	}
+	proxies, err := web.ParseTrustedProxies(*trusted)
+	if err != nil {
+		return err
+	}
+	if err := web.CheckTLS(*tlsCert, *tlsKey); err != nil {
+		return err
 	}
 	var h slog.Handler
 	switch *logFormat {
@@ -99,12 +115,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// The server serves shipped reference data only: a request must never reach files
 	// on disk.
-	srv, err := web.New(&catalog.Catalog{}, logger, *year, web.WithLedger(svc), web.WithCases(cases))
+	srv, err := web.New(&catalog.Catalog{}, logger, *year, web.WithLedger(svc), web.WithCases(cases),
+		web.WithTrustedProxies(proxies), web.WithTLS(*tlsCert, *tlsKey))
 	if err != nil {
 		return err
 	}
 	return srv.ListenAndServe(ctx, *addr, func(a net.Addr) {
-		logger.Info("serving", slog.String("url", "http://"+a.String()+"/"), slog.Bool("postgres", app.IsPostgres(app.DSN(*dsn))))
+		scheme := "http://"
+		if srv.TLS() {
+			scheme = "https://"
+		}
+		logger.Info("serving", slog.String("url", scheme+a.String()+"/"), slog.Bool("postgres", app.IsPostgres(app.DSN(*dsn))))
 		if f := os.Getenv("SOLIDARITY_ADDR_FILE"); f != "" {
 			// Lets tests that start the binary on :0 find the port.
 			os.WriteFile(f, []byte(a.String()), 0o644)

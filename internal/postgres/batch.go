@@ -55,8 +55,8 @@ type batch struct {
 	tx   pgx.Tx
 	seq  int64 // the head: the last append sent or pending
 	hash string
-	// known holds the entries of the batch's idempotency keys, the committed ones and
-	// those this transaction has written.
+	// known holds the entries of the batch's idempotency keys (by actorKey: a key is
+	// its actor's own), the committed ones and those this transaction has written.
 	known   map[string]*solidarity.Entry
 	knownFP map[string]string // the fingerprints of known's keys ("" for old entries)
 	pending []*pendingAppend
@@ -133,10 +133,10 @@ func (s *Store) begin(ctx context.Context, reqs []*groupcommit.Request) (groupco
 		return nil, err
 	}
 	b := &batch{ctx: ctx, tx: tx, known: map[string]*solidarity.Entry{}, knownFP: map[string]string{}}
-	var keys []string
+	var actors, keys []string
 	for _, r := range reqs {
 		if r.Key != "" {
-			keys = append(keys, r.Key)
+			actors, keys = append(actors, r.Entry.Actor), append(keys, r.Key)
 		}
 	}
 	pb := &pgx.Batch{}
@@ -144,7 +144,8 @@ func (s *Store) begin(ctx context.Context, reqs []*groupcommit.Request) (groupco
 		return row.Scan(&b.seq, &b.hash)
 	})
 	if len(keys) > 0 {
-		pb.Queue(`SELECT `+entryColumns+`, idem_key, idem_fp FROM entries WHERE idem_key = ANY($1)`, keys).Query(func(rows pgx.Rows) error {
+		pb.Queue(`SELECT `+entryColumns+`, idem_key, idem_fp FROM entries
+			WHERE (actor, idem_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, actors, keys).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
 				var key string
 				var fp *string
@@ -152,9 +153,10 @@ func (s *Store) begin(ctx context.Context, reqs []*groupcommit.Request) (groupco
 				if err != nil {
 					return err
 				}
-				b.known[key] = e
+				k := actorKey(e.Actor, key)
+				b.known[k] = e
 				if fp != nil {
-					b.knownFP[key] = *fp
+					b.knownFP[k] = *fp
 				}
 			}
 			return rows.Err()
@@ -179,14 +181,14 @@ func (b *batch) Append(r *groupcommit.Request) error {
 func (b *batch) append(r *groupcommit.Request) {
 	if r.Key != "" {
 		// A key is decided against appends already written.
-		for b.pendingKey(r.Key) && b.fatal == nil {
+		for b.pendingKey(r) && b.fatal == nil {
 			b.flush(nil)
 		}
 		if b.fatal != nil {
 			return
 		}
-		if prev, ok := b.known[r.Key]; ok {
-			if !r.Retries(b.knownFP[r.Key], prev) {
+		if prev, ok := b.known[actorKey(r.Entry.Actor, r.Key)]; ok {
+			if !r.Retries(b.knownFP[actorKey(r.Entry.Actor, r.Key)], prev) {
 				r.Answer(nil, false, solidarity.Errorf(solidarity.ECONFLICT,
 					"idempotency key already used for a different entry (seq %d)", prev.Seq))
 				return
@@ -250,9 +252,12 @@ func (b *batch) append(r *groupcommit.Request) {
 	r.Answer(&c, false, nil)
 }
 
-func (b *batch) pendingKey(key string) bool {
+// actorKey is the map key of an idempotency key of actor.
+func actorKey(actor, key string) string { return actor + "\x00" + key }
+
+func (b *batch) pendingKey(r *groupcommit.Request) bool {
 	for _, p := range b.pending {
-		if p.r.Key == key {
+		if p.r.Key == r.Key && p.r.Entry.Actor == r.Entry.Actor {
 			return true
 		}
 	}
@@ -305,8 +310,8 @@ func (b *batch) flush(extra func(*pgx.Batch)) pgx.BatchResults {
 		}
 		b.written++
 		if p.r.Key != "" {
-			b.known[p.r.Key] = p.c
-			b.knownFP[p.r.Key] = p.r.Fingerprint
+			b.known[actorKey(p.c.Actor, p.r.Key)] = p.c
+			b.knownFP[actorKey(p.c.Actor, p.r.Key)] = p.r.Fingerprint
 		}
 	}
 	if extra == nil {

@@ -12,31 +12,75 @@ import (
 
 // CreateUser implements solidarity.Store; it sets u.ID.
 func (s *Store) CreateUser(ctx context.Context, u *solidarity.User, passwordHash string) error {
+	return s.AddUser(ctx, u, passwordHash, solidarity.AdminEvent{})
+}
+
+// AddUser implements solidarity.Store: the user and its event (if ev.Action is set)
+// in one transaction; it sets u.ID.
+func (s *Store) AddUser(ctx context.Context, u *solidarity.User, passwordHash string, ev solidarity.AdminEvent) error {
 	if u == nil || u.Name == "" {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "name", Message: "user name is required"}
 	}
 	if u.Role == "" {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "role", Message: "user role is required"}
 	}
-	var id int64
-	err := s.pool.QueryRow(ctx, `INSERT INTO users (name, role, state, password_hash, created_at)
-		VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-		u.Name, string(u.Role), string(u.State), passwordHash, s.Now().UTC()).Scan(&id)
-	if pgCode(err) == uniqueViolation {
-		return &solidarity.Error{Code: solidarity.ECONFLICT, Field: "name", Message: "user name is taken"}
-	} else if err != nil {
-		return internal("create user", err)
+	return s.inTx(ctx, "create user", func(tx pgx.Tx) error {
+		var id int64
+		err := tx.QueryRow(ctx, `INSERT INTO users (name, role, state, password_hash, created_at)
+			VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+			u.Name, string(u.Role), string(u.State), passwordHash, s.Now().UTC()).Scan(&id)
+		if pgCode(err) == uniqueViolation {
+			return &solidarity.Error{Code: solidarity.ECONFLICT, Field: "name", Message: "user name is taken"}
+		} else if err != nil {
+			return err
+		}
+		if err := s.logAdmin(ctx, tx, ev); err != nil {
+			return err
+		}
+		u.ID = id
+		return nil
+	})
+}
+
+// inTx runs fn in a transaction; an error that is not a *solidarity.Error is
+// internal.
+func (s *Store) inTx(ctx context.Context, op string, fn func(tx pgx.Tx) error) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return internal(op, err)
 	}
-	u.ID = id
+	defer tx.Rollback(ctx)
+	if err := fn(tx); err != nil {
+		if _, ok := errors.AsType[*solidarity.Error](err); ok {
+			return err
+		}
+		return internal(op, err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return internal(op, err)
+	}
 	return nil
 }
 
-const userColumns = `id, name, role, state`
+// logAdmin records ev in the admin log, unless it has no action.
+func (s *Store) logAdmin(ctx context.Context, tx pgx.Tx, ev solidarity.AdminEvent) error {
+	if ev.Action == "" {
+		return nil
+	}
+	if ev.At.IsZero() {
+		ev.At = s.Now()
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO admin_log (at, actor, action, user_name, detail) VALUES ($1, $2, $3, $4, $5)`,
+		ev.At.UTC(), ev.Actor, ev.Action, ev.User, ev.Detail)
+	return err
+}
+
+const userColumns = `id, name, role, state, disabled_at IS NOT NULL`
 
 func scanUser(row pgx.Row, extra ...any) (*solidarity.User, error) {
 	var u solidarity.User
 	var role, state string
-	if err := row.Scan(append([]any{&u.ID, &u.Name, &role, &state}, extra...)...); err != nil {
+	if err := row.Scan(append([]any{&u.ID, &u.Name, &role, &state, &u.Disabled}, extra...)...); err != nil {
 		return nil, err
 	}
 	u.Role, u.State = solidarity.Role(role), solidarity.MemberState(state)
@@ -77,46 +121,137 @@ func (s *Store) Users(ctx context.Context) ([]*solidarity.User, error) {
 	return out, nil
 }
 
+// UpdateUser implements solidarity.Store.
+func (s *Store) UpdateUser(ctx context.Context, name string, upd solidarity.UserUpdate, ev solidarity.AdminEvent) (*solidarity.User, error) {
+	var u *solidarity.User
+	err := s.inTx(ctx, "update user", func(tx pgx.Tx) error {
+		var err error
+		u, err = scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE name = $1 FOR UPDATE`, name))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return solidarity.Errorf(solidarity.ENOTFOUND, "user %q not found", name)
+		} else if err != nil {
+			return err
+		}
+		if upd.PasswordHash != nil {
+			if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $1 WHERE id = $2`, *upd.PasswordHash, u.ID); err != nil {
+				return err
+			}
+		}
+		if upd.Disabled != nil {
+			var at *time.Time
+			if *upd.Disabled {
+				t := s.Now().UTC()
+				at = &t
+			}
+			if _, err := tx.Exec(ctx, `UPDATE users SET disabled_at = $1 WHERE id = $2`, at, u.ID); err != nil {
+				return err
+			}
+			u.Disabled = *upd.Disabled
+		}
+		if upd.EndSessions {
+			if _, err := tx.Exec(ctx, `DELETE FROM credentials WHERE kind = 'session' AND user_id = $1 AND hash <> $2`,
+				u.ID, upd.KeepSession); err != nil {
+				return err
+			}
+		}
+		return s.logAdmin(ctx, tx, ev)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
 // CreateCredential implements solidarity.Store. A credential already stored is
 // ECONFLICT; an unknown user is ENOTFOUND.
 func (s *Store) CreateCredential(ctx context.Context, c solidarity.Credential) error {
+	_, err := s.createCredential(ctx, c, solidarity.AdminEvent{})
+	return err
+}
+
+// CreateToken implements solidarity.Store.
+func (s *Store) CreateToken(ctx context.Context, c solidarity.Credential, ev solidarity.AdminEvent) (*solidarity.Token, error) {
+	if c.Kind != "token" {
+		return nil, solidarity.Errorf(solidarity.EINVALID, "CreateToken stores tokens, not %q", c.Kind)
+	}
+	return s.createCredential(ctx, c, ev)
+}
+
+func (s *Store) createCredential(ctx context.Context, c solidarity.Credential, ev solidarity.AdminEvent) (*solidarity.Token, error) {
 	if c.Kind == "" || c.Hash == "" {
-		return solidarity.Errorf(solidarity.EINVALID, "credential kind and hash are required")
+		return nil, solidarity.Errorf(solidarity.EINVALID, "credential kind and hash are required")
 	}
-	var expires *time.Time
+	created := s.Now().UTC().Truncate(time.Microsecond)
+	var user string
+	err := s.inTx(ctx, "create credential", func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO credentials (kind, hash, user_id, label, expires, created, idle_until)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, c.Kind, c.Hash, c.UserID, c.Label, nullTime(c.Expires), created, nullTime(c.IdleUntil))
+		switch {
+		case pgCode(err) == uniqueViolation:
+			return solidarity.Errorf(solidarity.ECONFLICT, "credential already exists")
+		case pgCode(err) == foreignKeyViolation:
+			return solidarity.Errorf(solidarity.ENOTFOUND, "user %d not found", c.UserID)
+		case err != nil:
+			return err
+		}
+		if err := tx.QueryRow(ctx, `SELECT name FROM users WHERE id = $1`, c.UserID).Scan(&user); err != nil {
+			return err
+		}
+		return s.logAdmin(ctx, tx, ev)
+	})
+	if err != nil {
+		return nil, err
+	}
+	t := &solidarity.Token{ID: solidarity.TokenID(c.Hash), User: user, Label: c.Label, Created: created}
 	if !c.Expires.IsZero() {
-		t := c.Expires.UTC()
-		expires = &t
+		t.Expires = c.Expires.UTC().Truncate(time.Microsecond)
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO credentials (kind, hash, user_id, label, expires)
-		VALUES ($1, $2, $3, $4, $5)`, c.Kind, c.Hash, c.UserID, c.Label, expires)
-	switch {
-	case pgCode(err) == uniqueViolation:
-		return solidarity.Errorf(solidarity.ECONFLICT, "credential already exists")
-	case pgCode(err) == foreignKeyViolation:
-		return solidarity.Errorf(solidarity.ENOTFOUND, "user %d not found", c.UserID)
-	case err != nil:
-		return internal("create credential", err)
-	}
-	return nil
+	return t, nil
 }
 
 // UserByCredential implements solidarity.Store: one primary-key lookup. A credential
 // expires at its Expires instant (it is valid strictly before).
 func (s *Store) UserByCredential(ctx context.Context, kind, hash string, now time.Time) (*solidarity.User, error) {
-	var expires *time.Time
-	u, err := scanUser(s.pool.QueryRow(ctx, `SELECT u.id, u.name, u.role, u.state, c.expires
+	u, _, err := s.CredentialUser(ctx, kind, hash, now)
+	return u, err
+}
+
+// CredentialUser implements solidarity.Store: one primary-key lookup.
+func (s *Store) CredentialUser(ctx context.Context, kind, hash string, now time.Time) (*solidarity.User, *solidarity.Credential, error) {
+	var expires, created, idle *time.Time
+	c := &solidarity.Credential{Kind: kind, Hash: hash}
+	u, err := scanUser(s.pool.QueryRow(ctx, `SELECT u.id, u.name, u.role, u.state, u.disabled_at IS NOT NULL,
+			c.label, c.expires, c.created, c.idle_until
 		FROM credentials c JOIN users u ON u.id = c.user_id
-		WHERE c.kind = $1 AND c.hash = $2`, kind, hash), &expires)
+		WHERE c.kind = $1 AND c.hash = $2`, kind, hash), &c.Label, &expires, &created, &idle)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, solidarity.Errorf(solidarity.ENOTFOUND, "credential not found")
+		return nil, nil, solidarity.Errorf(solidarity.ENOTFOUND, "credential not found")
 	} else if err != nil {
-		return nil, internal("user by credential", err)
+		return nil, nil, internal("user by credential", err)
 	}
-	if expires != nil && !now.Before(*expires) {
-		return nil, solidarity.Errorf(solidarity.ENOTFOUND, "credential not found")
+	for _, f := range []struct {
+		from *time.Time
+		to   *time.Time
+	}{{expires, &c.Expires}, {created, &c.Created}, {idle, &c.IdleUntil}} {
+		if f.from != nil {
+			*f.to = f.from.UTC()
+		}
 	}
-	return u, nil
+	c.UserID = u.ID
+	if u.Disabled || (!c.Expires.IsZero() && !now.Before(c.Expires)) || (!c.IdleUntil.IsZero() && !now.Before(c.IdleUntil)) {
+		return nil, nil, solidarity.Errorf(solidarity.ENOTFOUND, "credential not found")
+	}
+	return u, c, nil
+}
+
+// TouchSession implements solidarity.Store.
+func (s *Store) TouchSession(ctx context.Context, hash string, idleUntil time.Time) error {
+	_, err := s.pool.Exec(ctx, `UPDATE credentials SET idle_until = least($1::timestamptz, coalesce(expires, $1::timestamptz))
+		WHERE kind = 'session' AND hash = $2`, idleUntil.UTC(), hash)
+	if err != nil {
+		return internal("touch session", err)
+	}
+	return nil
 }
 
 // DeleteCredential implements solidarity.Store; an unknown credential is ENOTFOUND.
@@ -127,6 +262,110 @@ func (s *Store) DeleteCredential(ctx context.Context, kind, hash string) error {
 	}
 	if tag.RowsAffected() == 0 {
 		return solidarity.Errorf(solidarity.ENOTFOUND, "credential not found")
+	}
+	return nil
+}
+
+const tokenSelect = `SELECT c.hash, u.name, c.label, c.created, c.expires
+	FROM credentials c JOIN users u ON u.id = c.user_id WHERE c.kind = 'token'`
+
+func scanToken(row pgx.Row) (*solidarity.Token, error) {
+	var hash string
+	var created, expires *time.Time
+	t := &solidarity.Token{}
+	if err := row.Scan(&hash, &t.User, &t.Label, &created, &expires); err != nil {
+		return nil, err
+	}
+	t.ID = solidarity.TokenID(hash)
+	if created != nil {
+		t.Created = created.UTC()
+	}
+	if expires != nil {
+		t.Expires = expires.UTC()
+	}
+	return t, nil
+}
+
+// Tokens implements solidarity.Store.
+func (s *Store) Tokens(ctx context.Context, user string) ([]*solidarity.Token, error) {
+	rows, err := s.pool.Query(ctx, tokenSelect+` AND ($1 = '' OR u.name = $1) ORDER BY c.created, c.hash`, user)
+	if err != nil {
+		return nil, internal("tokens", err)
+	}
+	defer rows.Close()
+	var out []*solidarity.Token
+	for rows.Next() {
+		t, err := scanToken(rows)
+		if err != nil {
+			return nil, internal("tokens", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("tokens", err)
+	}
+	return out, nil
+}
+
+// RevokeToken implements solidarity.Store.
+func (s *Store) RevokeToken(ctx context.Context, id string, ev solidarity.AdminEvent) (*solidarity.Token, error) {
+	if len(id) != solidarity.TokenIDLength {
+		return nil, solidarity.Errorf(solidarity.ENOTFOUND, "token %q not found", id)
+	}
+	var t *solidarity.Token
+	err := s.inTx(ctx, "revoke token", func(tx pgx.Tx) error {
+		var err error
+		t, err = scanToken(tx.QueryRow(ctx, tokenSelect+` AND left(c.hash, $1) = $2 FOR UPDATE OF c`, solidarity.TokenIDLength, id))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return solidarity.Errorf(solidarity.ENOTFOUND, "token %q not found", id)
+		} else if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM credentials WHERE kind = 'token' AND left(hash, $1) = $2`, solidarity.TokenIDLength, id); err != nil {
+			return err
+		}
+		ev.User = t.User
+		return s.logAdmin(ctx, tx, ev)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// AdminLog implements solidarity.Store.
+func (s *Store) AdminLog(ctx context.Context, limit int) ([]*solidarity.AdminEvent, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	limit = min(limit, 1000)
+	rows, err := s.pool.Query(ctx, `SELECT seq, at, actor, action, user_name, detail FROM admin_log ORDER BY seq DESC LIMIT $1`, limit)
+	if err != nil {
+		return nil, internal("admin log", err)
+	}
+	defer rows.Close()
+	var out []*solidarity.AdminEvent
+	for rows.Next() {
+		var ev solidarity.AdminEvent
+		if err := rows.Scan(&ev.Seq, &ev.At, &ev.Actor, &ev.Action, &ev.User, &ev.Detail); err != nil {
+			return nil, internal("admin log", err)
+		}
+		ev.At = ev.At.UTC()
+		out = append(out, &ev)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("admin log", err)
+	}
+	return out, nil
+}
+
+// ProbeWrite implements solidarity.Store: one row overwritten and committed, which
+// fails as an append would when the server cannot write (a full disk, a read-only
+// standby).
+func (s *Store) ProbeWrite(ctx context.Context) error {
+	if _, err := s.pool.Exec(ctx, `INSERT INTO ready_probe (one, at) VALUES (true, $1)
+		ON CONFLICT (one) DO UPDATE SET at = excluded.at`, s.Now().UTC()); err != nil {
+		return internal("probe write", err)
 	}
 	return nil
 }

@@ -139,7 +139,9 @@ func appendOne(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int6
 func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, prevHash string) (out *solidarity.Entry, replayed, wrote bool, err error) {
 	if r.Key != "" {
 		var fp sql.NullString
-		prev, err := scanEntry(tx.QueryRowContext(ctx, `SELECT `+entryColumns+`, idem_fp FROM entries WHERE idem_key = ?`, r.Key), &fp)
+		// A key is the actor's own (issue 12): another actor's use of it is not a replay.
+		prev, err := scanEntry(tx.QueryRowContext(ctx, `SELECT `+entryColumns+`, idem_fp FROM entries WHERE actor = ? AND idem_key = ?`,
+			r.Entry.Actor, r.Key), &fp)
 		switch {
 		case err == nil:
 			if !r.Retries(fp.String, prev) {

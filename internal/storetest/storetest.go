@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		{"Chain", testChain},
 		{"Idempotent", testIdempotent},
 		{"IdempotentConflict", testIdempotentConflict},
+		{"IdempotentPerActor", testIdempotentPerActor},
 		{"CheckFails", testCheckFails},
 		{"CheckSeesCommitted", testCheckSeesCommitted},
 		{"Invalid", testInvalid},
@@ -55,6 +56,7 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		{"Find", testFind},
 		{"Users", testUsers},
 		{"Credentials", testCredentials},
+		{"Accounts", testAccounts},
 		{"Tamper", testTamper},
 		{"Closed", testClosed},
 		{"BatchCheckFails", testBatchCheckFails},
@@ -369,10 +371,11 @@ func testIdempotentConflict(t *testing.T, h Harness) {
 	if seq, _ := head(t, s); seq != 1 {
 		t.Fatalf("head %d after a conflict, want 1", seq)
 	}
-	// Another actor, or another state, under the key is as different.
-	actor := delivery(t, cycle, "ES", solidarity.RelocationDelivered, 7, 0)
-	actor.Actor = "someone-else"
-	_, _, err = s.Append(ctx, "key", actor, nil)
+	// Another state under the key is as different. (Another actor's key is its own:
+	// testIdempotentPerActor.)
+	other = delivery(t, cycle, "PT", solidarity.RelocationDelivered, 7, 0)
+	other.Actor = "officer-ES"
+	_, _, err = s.Append(ctx, "key", other, nil)
 	wantCode(t, err, solidarity.ECONFLICT)
 	mustVerify(t, s, 1)
 }

@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"solidarity"
 	"solidarity/internal/ledgersvc"
@@ -74,16 +75,16 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 				}
 				return
 			case fromCookie && lenientPath(r.URL.Path):
-				clearSessionCookie(w, r)
+				s.clearSessionCookie(w, r)
 				u = nil
 			case isAPI(r):
 				if fromCookie {
-					clearSessionCookie(w, r)
+					s.clearSessionCookie(w, r)
 				}
 				s.unauthenticated(w, r, err)
 				return
 			default:
-				clearSessionCookie(w, r)
+				s.clearSessionCookie(w, r)
 				s.toLogin(w, r)
 				return
 			}
@@ -117,39 +118,55 @@ func (s *Server) toLogin(w http.ResponseWriter, r *http.Request) {
 }
 
 // localPath returns p if it is a path on this site, else "/": the login form's next
-// must not send anyone elsewhere.
+// must not send anyone elsewhere. It normalises as a browser would read the Location
+// header (WHATWG URL: tabs and newlines are dropped anywhere, a backslash is a slash,
+// http.Redirect cleans the path), then accepts only a path that starts with a single
+// "/" and has no scheme or host. Control characters are stripped, not kept.
 func localPath(p string) string {
-	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsAny(p, "\\\r\n") {
+	p = strings.Map(func(r rune) rune {
+		switch {
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError:
+			return -1
+		case r == '\\':
+			return '/'
+		}
+		return r
+	}, p)
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") {
 		return "/"
 	}
-	return p
+	u, err := url.Parse(p)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" || !strings.HasPrefix(u.Path, "/") {
+		return "/"
+	}
+	// What http.Redirect sends: the path cleaned (path.Clean never leaves "//"), and
+	// the query and fragment as given.
+	clean := path.Clean(u.Path)
+	if strings.HasSuffix(u.Path, "/") && clean != "/" {
+		clean += "/"
+	}
+	if strings.HasPrefix(clean, "//") {
+		return "/"
+	}
+	u.Path, u.RawPath = clean, ""
+	out := u.EscapedPath()
+	if u.RawQuery != "" || u.ForceQuery {
+		out += "?" + u.RawQuery
+	}
+	if u.Fragment != "" {
+		out += "#" + u.EscapedFragment()
+	}
+	return out
 }
 
-func setSessionCookie(w http.ResponseWriter, r *http.Request, secret string) {
-	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: secret, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+func (s *Server) setSessionCookie(w http.ResponseWriter, r *http.Request, secret string) {
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: secret, Path: "/", HttpOnly: true, Secure: s.secure(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: int(ledgersvc.SessionLifetime / time.Second)})
 }
 
-func clearSessionCookie(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+func (s *Server) clearSessionCookie(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secure(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: -1})
-}
-
-// clientIP is the address the connection comes from. X-Forwarded-For is not trusted:
-// behind a proxy every client shares the proxy's budget, which errs on the safe side.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
-// loginKeys are the limiter keys of a login attempt: the client address and the user
-// name, so that neither many names from one address nor one name from many addresses
-// gets more than the limit.
-func loginKeys(r *http.Request, name string) (ip, user string) {
-	return "ip:" + clientIP(r), "user:" + strings.ToLower(name)
 }
 
 // errRateLimited is the error code of a 429 (a transport matter, not a domain one).
@@ -158,23 +175,23 @@ const errRateLimited = "rate_limited"
 // login checks the rate limit and the password and opens a session. A refusal by the
 // limit returns the time to wait.
 func (s *Server) login(r *http.Request, name, password string) (*solidarity.User, string, time.Duration, error) {
-	ipKey, userKey := loginKeys(r, name)
-	if ok, wait := s.logins.Allow(ipKey, userKey); !ok {
+	addr := s.clientIP(r)
+	if ok, wait := s.logins.Allow(name, addr); !ok {
 		s.metrics.loginFailures.WithLabelValues("rate_limited").Inc()
-		s.Logger.Warn("login rate limited", slog.String("ip", clientIP(r)))
+		s.Logger.Warn("login rate limited", slog.String("ip", addr))
 		return nil, "", wait, nil
 	}
 	u, secret, err := s.ledger.Login(r.Context(), name, password)
 	if err != nil {
 		if solidarity.ErrorCode(err) == solidarity.EUNAUTHENTICATED {
-			s.logins.Fail(ipKey, userKey)
+			s.logins.Fail(name, addr)
 			s.metrics.loginFailures.WithLabelValues("password").Inc()
-			s.Logger.Info("login failed", slog.String("ip", clientIP(r)))
+			s.Logger.Info("login failed", slog.String("ip", addr))
 			return nil, "", 0, errUnauthenticated("wrong user name or password")
 		}
 		return nil, "", 0, err
 	}
-	s.logins.Reset(userKey)
+	s.logins.Succeed(name, addr)
 	info(r).user = u
 	return u, secret, 0, nil
 }
@@ -218,13 +235,13 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, err)
 		return
 	}
-	setSessionCookie(w, r, secret)
+	s.setSessionCookie(w, r, secret)
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
 	s.endSession(r)
-	clearSessionCookie(w, r)
+	s.clearSessionCookie(w, r)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
@@ -273,21 +290,23 @@ func (s *Server) handleSessionCreate(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	setSessionCookie(w, r, secret)
+	s.setSessionCookie(w, r, secret)
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusCreated, Session{User: u, Expires: s.now().Add(ledgersvc.SessionLifetime).UTC().Truncate(time.Second)})
 }
 
 func (s *Server) handleSessionDelete(w http.ResponseWriter, r *http.Request) {
 	s.endSession(r)
-	clearSessionCookie(w, r)
+	s.clearSessionCookie(w, r)
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// TokenRequest is the body of POST /api/v1/tokens.
+// TokenRequest is the body of POST /api/v1/tokens. TTL is the token's lifetime, a
+// duration like "720h" or days like "90d" (default ledgersvc.DefaultTokenLifetime).
 type TokenRequest struct {
 	Name  string `json:"name"`
 	Label string `json:"label"`
+	TTL   string `json:"ttl,omitempty"`
 }
 
 func (s *Server) handleCreateToken(w http.ResponseWriter, r *http.Request) {
@@ -296,13 +315,18 @@ func (s *Server) handleCreateToken(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	token, err := s.ledger.CreateToken(r.Context(), req.Name, req.Label)
+	ttl, err := parseTTL(req.TTL)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	token, t, err := s.ledger.CreateTokenTTL(r.Context(), req.Name, req.Label, ttl)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusCreated, map[string]string{"token": token})
+	writeJSON(w, http.StatusCreated, map[string]any{"token": token, "id": t.ID, "expires_at": t.Expires})
 }
 
 // UserRequest is the body of POST /api/v1/users.

@@ -194,8 +194,11 @@ func TestSessionAPI(t *testing.T) {
 	}
 }
 
-// TestLoginRateLimit: five failures a minute per address and per user name, then 429
-// with Retry-After, even for the right password, until the window has passed.
+// TestLoginRateLimit: five wrong passwords of a name from one address are free, then
+// that name waits at that address (a minute, doubling with each further failure),
+// even with the right password, while the same name from another address and other
+// names from the same address log in (issue 12: neither a name nor an address was a
+// lock on everyone else). Only a looser cap per address (addrMax) stops spraying.
 func TestLoginRateLimit(t *testing.T) {
 	f := newFixture(t, fixtureOpts{passwords: true})
 	login := func(name, password, ip string) *http.Response {
@@ -209,48 +212,109 @@ func TestLoginRateLimit(t *testing.T) {
 		f.srv.ServeHTTP(w, r)
 		return w.Result()
 	}
-	// Per user name, from many addresses.
-	for i := range 5 {
+	// One name from many addresses: no address is held back by another's failures.
+	for i := range 10 {
 		if res := login("de", "wrong password "+fmt.Sprint(i), fmt.Sprintf("10.0.0.%d", i)); res.StatusCode != 401 {
 			t.Fatalf("failure %d: %d", i, res.StatusCode)
 		}
 	}
-	res := login("de", testPassword, "10.0.1.1")
-	if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") != "60" {
-		t.Fatalf("sixth try: %d, Retry-After %q", res.StatusCode, res.Header.Get("Retry-After"))
+	if res := login("de", testPassword, "10.0.1.1"); res.StatusCode != 201 {
+		t.Fatalf("the right password from a clean address after 10 failures elsewhere: %d", res.StatusCode)
 	}
-	if res := login("fr", testPassword, "10.0.1.1"); res.StatusCode != 201 {
-		t.Fatalf("another user from a clean address: %d", res.StatusCode)
-	}
-	f.clock.Add(30 * time.Second)
-	if res := login("de", testPassword, "10.0.1.2"); res.StatusCode != 429 || res.Header.Get("Retry-After") != "30" {
-		t.Fatalf("half a minute later: %d %q", res.StatusCode, res.Header.Get("Retry-After"))
-	}
-	f.clock.Add(31 * time.Second)
-	if res := login("de", testPassword, "10.0.1.2"); res.StatusCode != 201 {
-		t.Fatalf("after the window: %d", res.StatusCode)
-	}
-	// Per address, many user names.
+	// One name from one address: backoff.
 	for i := range 5 {
-		if res := login(fmt.Sprintf("nobody%d", i), "whatever else", "10.9.9.9"); res.StatusCode != 401 {
+		if res := login("fr", "wrong password "+fmt.Sprint(i), "10.0.2.1"); res.StatusCode != 401 {
 			t.Fatalf("failure %d: %d", i, res.StatusCode)
 		}
 	}
-	if res := login("audit", testPassword, "10.9.9.9"); res.StatusCode != 429 {
-		t.Fatalf("sixth name from one address: %d", res.StatusCode)
+	res := login("fr", testPassword, "10.0.2.1")
+	if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") != "60" {
+		t.Fatalf("sixth try: %d, Retry-After %q", res.StatusCode, res.Header.Get("Retry-After"))
+	}
+	if res := login("fr", testPassword, "10.0.2.2"); res.StatusCode != 201 {
+		t.Fatalf("the same name from another address: %d", res.StatusCode)
+	}
+	if res := login("it", testPassword, "10.0.2.1"); res.StatusCode != 201 {
+		t.Fatalf("another name from the throttled address: %d", res.StatusCode)
+	}
+	f.clock.Add(30 * time.Second)
+	if res := login("fr", testPassword, "10.0.2.1"); res.StatusCode != 429 || res.Header.Get("Retry-After") != "30" {
+		t.Fatalf("half a minute later: %d %q", res.StatusCode, res.Header.Get("Retry-After"))
+	}
+	f.clock.Add(30 * time.Second)
+	if res := login("fr", "wrong again", "10.0.2.1"); res.StatusCode != 401 {
+		t.Fatalf("after the wait, a sixth failure: %d", res.StatusCode)
+	}
+	if res := login("fr", testPassword, "10.0.2.1"); res.StatusCode != 429 || res.Header.Get("Retry-After") != "120" {
+		t.Fatalf("after the sixth failure the wait doubles: %d %q", res.StatusCode, res.Header.Get("Retry-After"))
+	}
+	f.clock.Add(2 * time.Minute)
+	if res := login("fr", testPassword, "10.0.2.1"); res.StatusCode != 201 {
+		t.Fatalf("after the doubled wait: %d", res.StatusCode)
+	}
+	// A success forgets the pair's failures.
+	for range 5 {
+		login("fr", "wrong", "10.0.2.1")
+	}
+	if res := login("fr", "wrong", "10.0.2.1"); res.StatusCode != 429 {
+		t.Fatalf("the success reset the count: %d", res.StatusCode)
+	}
+	// IPv6: one /64 is one address.
+	for i := range 5 {
+		login("audit", "wrong", fmt.Sprintf("[2001:db8:1:1::%x]", i+1))
+	}
+	if res := login("audit", testPassword, "[2001:db8:1:1::ff]"); res.StatusCode != 429 {
+		t.Fatalf("another address of the same /64: %d", res.StatusCode)
+	}
+	if res := login("audit", testPassword, "[2001:db8:1:2::1]"); res.StatusCode != 201 {
+		t.Fatalf("another /64: %d", res.StatusCode)
 	}
 	// The login page shares the limit.
-	form := "name=audit&password=" + strings.ReplaceAll(testPassword, " ", "+")
+	form := "name=fr&password=" + strings.ReplaceAll(testPassword, " ", "+")
 	r := httptestRequest("POST", "/login", form)
-	r.RemoteAddr = "10.9.9.9:1"
+	r.RemoteAddr = "10.0.2.1:1"
 	w := newRecorder()
 	f.srv.ServeHTTP(w, r)
 	if w.Code != 429 || w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), "Too many failed logins") {
 		t.Fatalf("login page: %d %q", w.Code, w.Header().Get("Retry-After"))
 	}
-	if m := metricsText(t, f); !strings.Contains(m, `solidarity_login_failures_total{reason="password"} 10`) ||
-		!strings.Contains(m, `solidarity_login_failures_total{reason="rate_limited"} 4`) {
+	if m := metricsText(t, f); !strings.Contains(m, `solidarity_login_failures_total{reason="password"} 26`) ||
+		!strings.Contains(m, `solidarity_login_failures_total{reason="rate_limited"} 6`) {
 		t.Errorf("login failure metrics:\n%s", grep(m, "login_failures"))
+	}
+}
+
+// TestLoginSpraying: one address trying many names is refused after addrMax failures
+// in the window, but only that address: the same names log in from elsewhere.
+func TestLoginSpraying(t *testing.T) {
+	f := newFixture(t, fixtureOpts{passwords: true, options: []web.Option{web.WithAddressLimit(20, 10*time.Minute)}})
+	login := func(name, password, ip string) int {
+		t.Helper()
+		r := httptestRequest("POST", "/login", "name="+name+"&password="+strings.ReplaceAll(password, " ", "+"))
+		r.RemoteAddr = ip + ":1"
+		w := newRecorder()
+		f.srv.ServeHTTP(w, r)
+		return w.Code
+	}
+	n := 0
+	for login(fmt.Sprintf("nobody%d", n), "whatever it is", "10.9.9.9") == 401 {
+		n++
+		if n > 1000 {
+			t.Fatal("no cap per address")
+		}
+	}
+	if n != 20 {
+		t.Fatalf("the address cap allows %d names, want 20", n)
+	}
+	if c := login("audit", testPassword, "10.9.9.9"); c != 429 {
+		t.Fatalf("after %d names, the right password from the spraying address: %d", n, c)
+	}
+	if c := login("audit", testPassword, "10.9.9.10"); c != 303 {
+		t.Fatalf("the right password from another address: %d", c)
+	}
+	f.clock.Add(time.Hour)
+	if c := login("audit", testPassword, "10.9.9.9"); c != 303 {
+		t.Fatalf("an hour later: %d", c)
 	}
 }
 

@@ -3,7 +3,9 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -290,45 +292,57 @@ var undocumented = map[string]string{
 	"GET /relocation":                "HTML relocation proposal page (TestRelocationPages)",
 	"POST /relocation/proposal":      "HTML proposal form post: reads personal records, a logged read (TestRelocationPages)",
 	"POST /relocation/accept":        "HTML accept form post of the proposal page (TestRelocationPages)",
+	// The account pages (issue 12).
+	"GET /account":                     "HTML account page (TestAccountPages)",
+	"POST /account/password":           "HTML password change form post (TestAccountPages)",
+	"POST /account/tokens/{id}/revoke": "HTML token revocation form post (TestAccountPages)",
+	"GET /users":                       "HTML users page of the coordinator (TestAccountPages)",
+	"POST /users/{name}/disable":       "HTML form post of the users page (TestAccountPages)",
+	"POST /users/{name}/enable":        "HTML form post of the users page (TestAccountPages)",
+	"POST /users/{name}/password":      "HTML form post of the users page (TestAccountPages)",
 }
 
 // muxPatterns returns the patterns registered in routes() of server.go, read from the
 // source so that a route added there without documentation fails TestRoutesDocumented.
 func muxPatterns(t *testing.T) []string {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), "server.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		fn, ok := n.(*ast.FuncDecl)
-		if ok && fn.Name.Name != "routes" {
-			return false
-		}
-		call, ok := n.(*ast.CallExpr)
-		if !ok || len(call.Args) == 0 {
-			return true
-		}
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || (sel.Sel.Name != "Handle" && sel.Sel.Name != "HandleFunc") {
-			return true
-		}
-		if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "mux" {
-			return true
-		}
-		lit, ok := call.Args[0].(*ast.BasicLit)
-		if !ok || lit.Kind != token.STRING {
-			t.Errorf("mux pattern is not a string literal at offset %d", call.Pos())
-			return true
-		}
-		p, err := strconv.Unquote(lit.Value)
+	// routes() in server.go registers the routes, and the functions it calls for
+	// groups of them.
+	for file, fun := range map[string]string{"server.go": "routes", "account.go": "accountRoutes"} {
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, p)
-		return true
-	})
+		ast.Inspect(f, func(n ast.Node) bool {
+			fn, ok := n.(*ast.FuncDecl)
+			if ok && fn.Name.Name != fun {
+				return false
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || (sel.Sel.Name != "Handle" && sel.Sel.Name != "HandleFunc") {
+				return true
+			}
+			if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "mux" {
+				return true
+			}
+			lit, ok := call.Args[0].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				t.Errorf("mux pattern is not a string literal at offset %d", call.Pos())
+				return true
+			}
+			p, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, p)
+			return true
+		})
+	}
 	if len(out) == 0 {
 		t.Fatal("no mux patterns found in server.go")
 	}
@@ -416,6 +430,13 @@ func TestDocumentedServed(t *testing.T) {
 		"POST /api/v1/tokens":                                           {"/api/v1/tokens", `{"name":"fr","label":"cli"}`, "application/json", 201},
 		"POST /api/v1/session":                                          {"/api/v1/session", `{"name":"coord","password":"` + testPassword + `"}`, "application/json", 201},
 		"DELETE /api/v1/session":                                        {"/api/v1/session", "", "", 204},
+		"GET /api/v1/tokens":                                            {"/api/v1/tokens", "", "", 200},
+		"DELETE /api/v1/tokens/{id}":                                    {"/api/v1/tokens/{token}", "", "", 200},
+		"POST /api/v1/users/{name}/disable":                             {"/api/v1/users/fr/disable", "", "", 200},
+		"POST /api/v1/users/{name}/enable":                              {"/api/v1/users/fr/enable", "", "", 200},
+		"POST /api/v1/users/{name}/password":                            {"/api/v1/users/fr/password", `{}`, "application/json", 200},
+		"POST /api/v1/account/password":                                 {"/api/v1/account/password", `{"current":"` + testPassword + `","new":"a different long passphrase"}`, "application/json", 204},
+		"GET /api/v1/admin-log":                                         {"/api/v1/admin-log", "", "", 200},
 		// The case flow: {case} is the fixture's single person (ARRIVED_SAR), {family}
 		// the head of its family K1 (RELOCATION_IDENTIFIED), {arrival} their arrival.
 		"POST /api/v1/arrivals":                   {"/api/v1/arrivals", strings.Replace(seedList, "Test Star", "Other Star", 1), "text/csv", 201},
@@ -441,7 +462,8 @@ func TestDocumentedServed(t *testing.T) {
 			}
 			method, _, _ := strings.Cut(op, " ")
 			caseFlow := strings.Contains(op, "/arrivals") || strings.Contains(op, "/cases") || strings.Contains(op, "/deadlines") || strings.Contains(op, "/access-log") || strings.Contains(op, "/relocation")
-			f := newFixture(t, fixtureOpts{setup: true, passwords: op == "POST /api/v1/session", cases: caseFlow})
+			f := newFixture(t, fixtureOpts{setup: true, passwords: op == "POST /api/v1/session" || op == "POST /api/v1/account/password", cases: caseFlow})
+			ex.path = strings.ReplaceAll(ex.path, "{token}", solidarity.TokenID(fmt.Sprintf("%x", sha256.Sum256([]byte(f.tokens["fr"])))))
 			if caseFlow {
 				ex.path = strings.NewReplacer("{case}", string(f.caseIDs[2]), "{family}", string(f.caseIDs[0]), "{arrival}", string(f.arrival)).Replace(ex.path)
 				if strings.Contains(ex.body, "{familyID}") {

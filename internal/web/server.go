@@ -14,6 +14,7 @@ package web
 
 import (
 	"context"
+	"crypto/tls"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -22,6 +23,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"solidarity"
@@ -54,7 +56,7 @@ type Server struct {
 	ledger  *ledgersvc.Service // nil: the dashboard of shipped data only, no login
 	cases   *casesvc.Service   // nil: no case flow (needs a ledger too)
 	now     func() time.Time
-	logins  *limiter
+	logins  *loginLimiter
 	metrics *metrics
 	tmpl    map[string]*template.Template
 	europe  *euromap.Map
@@ -62,6 +64,12 @@ type Server struct {
 	handler http.Handler
 	budget  time.Duration // of one request (budget.go)
 	pools   poolCache     // balances as of now and shipped pools (poolcache.go)
+
+	proxies         []netip.Prefix // WithTrustedProxies
+	tlsCert, tlsKey string         // WithTLS
+	tlsConfig       *tls.Config
+	addrLimit       *limiter // WithAddressLimit
+	probe           readyProbe
 }
 
 // Option configures a Server.
@@ -81,10 +89,11 @@ func WithCases(svc *casesvc.Service) Option { return func(s *Server) { s.cases =
 // WithClock replaces the clock of the login rate limit (tests).
 func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }
 
-// WithLoginLimit sets how many failed logins a client address or a user name may have
-// within window before further attempts get 429 (default 5 per minute).
-func WithLoginLimit(failures int, window time.Duration) Option {
-	return func(s *Server) { s.logins = newLimiter(failures, window, nil) }
+// WithLoginLimit sets how many failed logins of a user name from one client address
+// are free before further attempts get 429, and the first wait, which doubles with
+// every further failure (default 5, then a minute; see limiter.go).
+func WithLoginLimit(failures int, wait time.Duration) Option {
+	return func(s *Server) { s.logins = newLoginLimiter(failures, wait, nil) }
 }
 
 // Pages of the site; each is parsed with layout.html at start.
@@ -103,9 +112,15 @@ func New(cat *catalog.Catalog, logger *slog.Logger, defaultCycle int, opts ...Op
 		o(s)
 	}
 	if s.logins == nil {
-		s.logins = newLimiter(5, time.Minute, nil)
+		s.logins = newLoginLimiter(pairFree, pairBase, nil)
 	}
-	s.logins.now = func() time.Time { return s.now() }
+	if s.addrLimit != nil {
+		s.logins.addr = s.addrLimit
+	}
+	s.logins.setClock(func() time.Time { return s.now() })
+	if err := s.loadTLS(); err != nil {
+		return nil, err
+	}
 	for _, page := range pages {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+page)
 		if err != nil {
@@ -192,6 +207,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /api/v1/tokens", s.authed(s.handleCreateToken))
 	mux.HandleFunc("POST /api/v1/session", s.api(s.handleSessionCreate))
 	mux.HandleFunc("DELETE /api/v1/session", s.api(s.handleSessionDelete))
+	s.accountRoutes(mux)
 	mux.HandleFunc("POST /api/v1/arrivals", s.caseAPI(s.handleRegisterArrival))
 	mux.HandleFunc("GET /api/v1/arrivals", s.caseAPI(s.handleArrivals))
 	mux.HandleFunc("GET /api/v1/arrivals/{id}", s.caseAPI(s.handleArrival))
@@ -281,12 +297,13 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	})
 }
 
-// handleReady is the readiness probe: the store answers (always ready without one).
+// handleReady is the readiness probe: the store answers and takes a write (ready.go;
+// always ready without one).
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	if s.ledger != nil {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
-		if err := s.ledger.Store.Ping(ctx); err != nil {
+		if err := s.ready(ctx); err != nil {
 			s.Logger.Warn("not ready", slog.Any("err", err))
 			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 			return
@@ -352,11 +369,20 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
+	if s.tlsConfig != nil {
+		srv.TLSConfig = s.tlsConfig.Clone()
+	}
 	if ready != nil {
 		ready(ln.Addr())
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() {
+		if srv.TLSConfig != nil {
+			errc <- srv.ServeTLS(ln, "", "") // the certificate is in TLSConfig
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
 	select {
 	case err := <-errc:
 		return err

@@ -1,0 +1,248 @@
+package storetest
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"solidarity"
+)
+
+// testIdempotentPerActor: an idempotency key is its actor's own (issue 12: one
+// global namespace let a user's retry answer 409 with another user's entry number).
+// Two actors using the same key both write; each one's replay is still recognised,
+// and the same key with another body is still a conflict for its actor. The same
+// holds for the case flow's appends.
+func testIdempotentPerActor(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := h.Store
+	de := delivery(t, cycle, "DE", solidarity.PaymentMade, 500, 1)
+	fr := delivery(t, cycle, "FR", solidarity.PaymentMade, 700, 2)
+	if de.Actor == fr.Actor {
+		t.Fatal("the fixture needs two actors")
+	}
+	first := mustAppend(t, s, "shared-key", de)
+	second := mustAppend(t, s, "shared-key", fr)
+	if second.Seq != first.Seq+1 {
+		t.Fatalf("seqs %d, %d", first.Seq, second.Seq)
+	}
+	for _, tc := range []struct {
+		e    *solidarity.Entry
+		want *solidarity.Entry
+	}{
+		{delivery(t, cycle, "DE", solidarity.PaymentMade, 500, 1), first},
+		{delivery(t, cycle, "FR", solidarity.PaymentMade, 700, 2), second},
+	} {
+		out, replayed, err := s.Append(ctx, "shared-key", tc.e, nil)
+		if err != nil || !replayed || !sameStored(out, tc.want) {
+			t.Fatalf("replay by %s: %+v replayed=%v %v, want seq %d", tc.e.Actor, out, replayed, err, tc.want.Seq)
+		}
+	}
+	_, _, err := s.Append(ctx, "shared-key", delivery(t, cycle, "DE", solidarity.PaymentMade, 501, 1), nil)
+	wantCode(t, err, solidarity.ECONFLICT)
+	// A third actor's first use of the key, in one batch with the others' replays.
+	it := delivery(t, cycle, "IT", solidarity.PaymentMade, 900, 3)
+	results := make(chan error, 3)
+	for _, e := range []*solidarity.Entry{delivery(t, cycle, "DE", solidarity.PaymentMade, 500, 1), it, delivery(t, cycle, "FR", solidarity.PaymentMade, 700, 2)} {
+		go func() {
+			out, replayed, err := s.Append(ctx, "shared-key", e, nil)
+			if err == nil && replayed != (e.Actor != it.Actor) {
+				err = solidarity.Errorf(solidarity.EINTERNAL, "%s: replayed=%v (seq %d)", e.Actor, replayed, out.Seq)
+			}
+			results <- err
+		}()
+	}
+	for range 3 {
+		if err := <-results; err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustVerify(t, s, 3)
+
+	cs, ok := s.(CaseStore)
+	if !ok {
+		return
+	}
+	a1, a2 := newArrival("ARR-K1", "IT", 1), newArrival("ARR-K2", "EL", 2)
+	c1, c2 := newCase("C-K1", a1, "", 1), newCase("C-K2", a2, "", 2)
+	e1 := mustAppendCase(t, cs, "landing", arrivalEntry(t, a1, c1), &solidarity.CaseWrite{Arrival: a1, Insert: []*solidarity.CaseRecord{c1}})
+	mustAppendCase(t, cs, "landing", arrivalEntry(t, a2, c2), &solidarity.CaseWrite{Arrival: a2, Insert: []*solidarity.CaseRecord{c2}})
+	a1r, c1r := newArrival("ARR-K1", "IT", 1), newCase("C-K1", a1, "", 1)
+	out, replayed, err := cs.AppendCase(ctx, "landing", arrivalEntry(t, a1r, c1r), &solidarity.CaseWrite{Arrival: a1r, Insert: []*solidarity.CaseRecord{c1r}}, nil)
+	if err != nil || !replayed || out.Seq != e1.Seq {
+		t.Fatalf("case replay: seq %v replayed=%v %v, want seq %d", out, replayed, err, e1.Seq)
+	}
+	mustVerify(t, s, 5)
+}
+
+// testAccounts: disabling a user stops its sessions and tokens at once, tokens are
+// listed and revoked by ID, sessions end when idle, and every change is in the admin
+// log, written in the same transaction (issue 12).
+func testAccounts(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := h.Store
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	ev := func(action, user, detail string) solidarity.AdminEvent {
+		return solidarity.AdminEvent{At: now, Actor: "coordinator", Action: action, User: user, Detail: detail}
+	}
+	u := &solidarity.User{Name: "officer-pt", Role: solidarity.Officer, State: "PT"}
+	if err := s.AddUser(ctx, u, "hash-1", ev(solidarity.AdminUserAdd, "officer-pt", "officer PT")); err != nil {
+		t.Fatal(err)
+	}
+	// A refused change writes no log line.
+	wantCode(t, s.AddUser(ctx, &solidarity.User{Name: "officer-pt", Role: solidarity.Auditor}, "", ev(solidarity.AdminUserAdd, "officer-pt", "")), solidarity.ECONFLICT)
+
+	tok := solidarity.Credential{Kind: "token", Hash: strings.Repeat("1a", 32), UserID: u.ID, Label: "ci", Expires: now.Add(48 * time.Hour)}
+	got, err := s.CreateToken(ctx, tok, ev(solidarity.AdminTokenCreate, "officer-pt", "token 1a1a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != strings.Repeat("1a", 8) || got.User != "officer-pt" || got.Label != "ci" || !got.Expires.Equal(tok.Expires) || got.Created.IsZero() {
+		t.Fatalf("CreateToken = %+v", got)
+	}
+	wantCode(t, func() error { _, err := s.CreateToken(ctx, tok, solidarity.AdminEvent{}); return err }(), solidarity.ECONFLICT)
+	sess := solidarity.Credential{Kind: "session", Hash: strings.Repeat("2b", 32), UserID: u.ID, Expires: now.Add(12 * time.Hour), IdleUntil: now.Add(30 * time.Minute)}
+	other := solidarity.Credential{Kind: "session", Hash: strings.Repeat("3c", 32), UserID: u.ID, Expires: now.Add(12 * time.Hour)}
+	for _, c := range []solidarity.Credential{sess, other} {
+		if err := s.CreateCredential(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	works := func(c solidarity.Credential, at time.Time) error {
+		t.Helper()
+		gu, gc, err := s.CredentialUser(ctx, c.Kind, c.Hash, at)
+		if err == nil && (gu.ID != u.ID || gc.UserID != u.ID || !gc.Expires.Equal(c.Expires) || !gc.IdleUntil.Equal(c.IdleUntil)) {
+			t.Fatalf("CredentialUser(%s) = %+v %+v", c.Kind, gu, gc)
+		}
+		return err
+	}
+	for _, c := range []solidarity.Credential{tok, sess, other} {
+		if err := works(c, now); err != nil {
+			t.Fatalf("%s: %v", c.Kind, err)
+		}
+	}
+	// Expiry: a token at its Expires, a session at its idle limit.
+	wantCode(t, works(tok, tok.Expires), solidarity.ENOTFOUND)
+	wantCode(t, works(sess, sess.IdleUntil), solidarity.ENOTFOUND)
+	// Touching moves the idle limit, never past Expires.
+	if err := s.TouchSession(ctx, sess.Hash, now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	sess.IdleUntil = now.Add(time.Hour)
+	if err := works(sess, now.Add(45*time.Minute)); err != nil {
+		t.Fatalf("touched session: %v", err)
+	}
+	if err := s.TouchSession(ctx, sess.Hash, now.Add(13*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	sess.IdleUntil = sess.Expires
+	if err := works(sess, now); err != nil {
+		t.Fatalf("session touched past its end: %v", err)
+	}
+
+	// Disable: everything stops at once; sessions are gone, tokens come back on enable.
+	yes, no := true, false
+	du, err := s.UpdateUser(ctx, "officer-pt", solidarity.UserUpdate{Disabled: &yes, EndSessions: true}, ev(solidarity.AdminUserDisable, "officer-pt", ""))
+	if err != nil || !du.Disabled {
+		t.Fatalf("disable: %+v %v", du, err)
+	}
+	if bu, _, err := s.UserByName(ctx, "officer-pt"); err != nil || !bu.Disabled {
+		t.Fatalf("UserByName after disable: %+v %v", bu, err)
+	}
+	for _, c := range []solidarity.Credential{tok, sess, other} {
+		wantCode(t, works(c, now), solidarity.ENOTFOUND)
+	}
+	if eu, err := s.UpdateUser(ctx, "officer-pt", solidarity.UserUpdate{Disabled: &no}, ev(solidarity.AdminUserEnable, "officer-pt", "")); err != nil || eu.Disabled {
+		t.Fatalf("enable: %+v %v", eu, err)
+	}
+	if err := works(tok, now); err != nil {
+		t.Fatalf("token after enable: %v", err)
+	}
+	wantCode(t, works(sess, now), solidarity.ENOTFOUND)
+
+	// A password change ends the other sessions, keeping one.
+	for _, c := range []solidarity.Credential{sess, other} {
+		if err := s.CreateCredential(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h2 := "hash-2"
+	if _, err := s.UpdateUser(ctx, "officer-pt", solidarity.UserUpdate{PasswordHash: &h2, EndSessions: true, KeepSession: sess.Hash},
+		ev(solidarity.AdminPasswordChange, "officer-pt", "")); err != nil {
+		t.Fatal(err)
+	}
+	if _, hash, err := s.UserByName(ctx, "officer-pt"); err != nil || hash != "hash-2" {
+		t.Fatalf("password hash %q, %v", hash, err)
+	}
+	if err := works(sess, now); err != nil {
+		t.Fatalf("the kept session: %v", err)
+	}
+	wantCode(t, works(other, now), solidarity.ENOTFOUND)
+	_, err = s.UpdateUser(ctx, "nobody", solidarity.UserUpdate{Disabled: &yes}, ev(solidarity.AdminUserDisable, "nobody", ""))
+	wantCode(t, err, solidarity.ENOTFOUND)
+
+	// Tokens: listed without secrets, revoked by ID.
+	aud := &solidarity.User{Name: "auditor", Role: solidarity.Auditor}
+	if err := s.CreateUser(ctx, aud, ""); err != nil {
+		t.Fatal(err)
+	}
+	tok2 := solidarity.Credential{Kind: "token", Hash: strings.Repeat("4d", 32), UserID: aud.ID}
+	if _, err := s.CreateToken(ctx, tok2, solidarity.AdminEvent{}); err != nil {
+		t.Fatal(err)
+	}
+	list := func(user string) string {
+		t.Helper()
+		ts, err := s.Tokens(ctx, user)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, x := range ts {
+			ids = append(ids, x.User+":"+x.ID)
+		}
+		return strings.Join(ids, " ")
+	}
+	if got, want := list(""), "officer-pt:1a1a1a1a1a1a1a1a auditor:4d4d4d4d4d4d4d4d"; got != want {
+		t.Fatalf("Tokens() = %s, want %s", got, want)
+	}
+	if got := list("auditor"); got != "auditor:4d4d4d4d4d4d4d4d" {
+		t.Fatalf("Tokens(auditor) = %s", got)
+	}
+	rt, err := s.RevokeToken(ctx, "1a1a1a1a1a1a1a1a", ev(solidarity.AdminTokenRevoke, "", "token 1a1a1a1a1a1a1a1a"))
+	if err != nil || rt.User != "officer-pt" || rt.Label != "ci" {
+		t.Fatalf("RevokeToken = %+v, %v", rt, err)
+	}
+	wantCode(t, works(tok, now), solidarity.ENOTFOUND)
+	_, err = s.RevokeToken(ctx, "1a1a1a1a1a1a1a1a", ev(solidarity.AdminTokenRevoke, "", ""))
+	wantCode(t, err, solidarity.ENOTFOUND)
+	_, err = s.RevokeToken(ctx, "1a", ev(solidarity.AdminTokenRevoke, "", ""))
+	wantCode(t, err, solidarity.ENOTFOUND)
+	if got := list(""); got != "auditor:4d4d4d4d4d4d4d4d" {
+		t.Fatalf("Tokens after revoking = %s", got)
+	}
+
+	log, err := s.AdminLog(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, e := range log {
+		if !e.At.Equal(now) || e.Actor != "coordinator" || e.Seq == 0 {
+			t.Errorf("admin log line %+v", e)
+		}
+		lines = append(lines, e.Action+" "+e.User)
+	}
+	want := "token.revoke officer-pt|password.change officer-pt|user.enable officer-pt|user.disable officer-pt|token.create officer-pt|user.add officer-pt"
+	if got := strings.Join(lines, "|"); got != want {
+		t.Fatalf("admin log, latest first:\n %s\nwant\n %s", got, want)
+	}
+	if l, err := s.AdminLog(ctx, 2); err != nil || len(l) != 2 || l[0].Action != solidarity.AdminTokenRevoke {
+		t.Fatalf("AdminLog(2) = %v, %v", l, err)
+	}
+	for i := range 3 {
+		if err := s.ProbeWrite(ctx); err != nil {
+			t.Fatalf("ProbeWrite %d: %v", i, err)
+		}
+	}
+}
