@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -174,43 +173,9 @@ func (s *Service) Pledge(ctx context.Context, year int, m solidarity.MemberState
 	})
 }
 
-func checkPledge(p solidarity.PledgePayload) error {
-	switch {
-	case !p.Type.Valid():
-		return invalid("type", "Art. 56(2)", "pledge type %q is not one of %v", p.Type, solidarity.PledgeTypes())
-	case p.Type == solidarity.NoPledge && (p.Relocations != 0 || p.EURCents != 0):
-		return invalid("type", "", "a pledge of type none carries no amount")
-	case p.Type.InUnits() && (p.Relocations < 0 || p.EURCents != 0):
-		return invalid("relocations", "Art. 56(2)", "a %s pledge is a non-negative number of relocations", p.Type)
-	case !p.Type.InUnits() && p.Type != solidarity.NoPledge && (p.EURCents < 0 || p.Relocations != 0):
-		return invalid("eur_cents", "Art. 56(2)", "a %s pledge is a non-negative amount in euro", p.Type)
-	}
-	return nil
-}
+func checkPledge(p solidarity.PledgePayload) error { return p.Validate() }
 
-func checkExtent(p solidarity.DeductionPayload) error {
-	n := 0
-	if p.Full {
-		n++
-	}
-	if p.Fraction != "" {
-		n++
-		r, ok := new(big.Rat).SetString(p.Fraction)
-		if !ok || r.Sign() <= 0 || r.Cmp(big.NewRat(1, 1)) > 0 {
-			return invalid("fraction", "Arts. 61–62", "a partial deduction is a fraction in (0, 1], got %q", p.Fraction)
-		}
-	}
-	if p.Relocations != 0 {
-		n++
-		if p.Relocations < 0 {
-			return invalid("relocations", "Arts. 61–62", "a deduction cannot be negative")
-		}
-	}
-	if n != 1 {
-		return invalid("full", "Arts. 61–62", "a deduction is exactly one of full, fraction or relocations")
-	}
-	return nil
-}
+func checkExtent(p solidarity.DeductionPayload) error { return p.ValidateExtent() }
 
 // RequestDeduction records a state's request for a partial or full deduction (Arts.
 // 61(1), 62(1): "at any time"). The entry's Ref identifies the request.
@@ -300,10 +265,10 @@ func (s *Service) offset(ctx context.Context, year int, m solidarity.MemberState
 	if err := authorize(ctx, solidarity.RequestOffset, m); err != nil {
 		return nil, false, err
 	}
-	if p.Applications <= 0 {
-		return nil, false, invalid("applications", "Art. 69(1)", "the number of applications must be positive")
+	if err := p.Validate(); err != nil {
+		return nil, false, err
 	}
-	if p.Counterpart == m || !p.Counterpart.Valid() {
+	if p.Counterpart == m {
 		return nil, false, invalid("counterpart", "Art. 69(1)", "the counterpart must be another Member State")
 	}
 	article := "Art. 63(1), Art. 69"
@@ -347,6 +312,9 @@ func (s *Service) offset(ctx context.Context, year int, m solidarity.MemberState
 // ReplyOffset records the reply to offset request or offer ref within 30 days (Art.
 // 69(2)): the counterpart accepts up to the number asked.
 func (s *Service) ReplyOffset(ctx context.Context, year int, ref string, p solidarity.ReplyPayload, idemKey string) (*solidarity.Entry, bool, error) {
+	if err := p.Validate(); err != nil {
+		return nil, false, err
+	}
 	e := &solidarity.Entry{Cycle: year, Type: solidarity.OffsetReplied, Ref: ref, LegalBasis: "Art. 69(2) Regulation (EU) 2024/1351"}
 	var reqEntry *solidarity.Entry
 	var req solidarity.OffsetPayload
@@ -391,25 +359,17 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 		// A transfer is recorded by the case flow with the cases it moves, never by hand.
 		return nil, false, invalid("transfer", "Art. 68 AMMR", "a relocation transfer is recorded by the case flow (an event on the cases), not as a delivery")
 	}
+	if err := p.Validate(t); err != nil {
+		return nil, false, err
+	}
 	var article string
 	switch t {
 	case solidarity.RelocationDelivered:
 		article = "Arts. 67–68"
-		if p.Relocations <= 0 || p.EURCents != 0 {
-			return nil, false, invalid("relocations", article, "a relocation delivery is a positive number of persons")
-		}
 	case solidarity.PaymentMade:
 		article = "Art. 64"
-		if p.EURCents <= 0 || p.Relocations != 0 {
-			return nil, false, invalid("eur_cents", article, "a payment is a positive amount in euro")
-		}
 	case solidarity.AlternativeDelivered:
 		article = "Art. 65"
-		if p.EURCents <= 0 || p.Relocations != 0 {
-			return nil, false, invalid("eur_cents", article, "alternative measures are valued as a positive amount in euro")
-		}
-	default:
-		return nil, false, invalid("type", "", "%q is not a delivery", t)
 	}
 	e := &solidarity.Entry{Cycle: year, Type: t, State: m, LegalBasis: article + " Regulation (EU) 2024/1351"}
 	return s.appendReading(ctx, idemKey, e, p, deliveryTypes, func(v solidarity.View, st *state) error {
@@ -431,17 +391,21 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 		}
 		c, _ := st.assemble()
 		var pledged, have, add int64
+		ok := true
 		for _, pl := range c.Pledges {
-			if pl.State != m {
+			if pl.State != m || !ok {
 				continue
 			}
 			switch {
 			case t == solidarity.RelocationDelivered && (pl.Type == solidarity.RelocationApplicants || pl.Type == solidarity.RelocationBeneficiaries):
-				pledged += pl.Relocations
+				pledged, ok = solidarity.AddChecked(pledged, pl.Relocations)
 			case t == solidarity.PaymentMade && pl.Type == solidarity.Financial,
 				t == solidarity.AlternativeDelivered && pl.Type == solidarity.Alternative:
-				pledged += int64(pl.EUR)
+				pledged, ok = solidarity.AddChecked(pledged, int64(pl.EUR))
 			}
+		}
+		if !ok {
+			return solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("%s's pledges", m))
 		}
 		switch t {
 		case solidarity.RelocationDelivered:
@@ -451,8 +415,13 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 		default:
 			have, add = int64(done.Alternative), int64(p.EURCents)
 		}
-		if have+add > pledged {
-			return conflict(article, "%s would deliver %d in total against a pledge of %d of that kind; set over_delivery to record more than the pledge", m, have+add, pledged)
+		// Checked: a sum that wrapped would pass any pledge (issue 12).
+		total, ok := solidarity.AddChecked(have, add)
+		if !ok {
+			return solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("%s's delivered total", m))
+		}
+		if total > pledged {
+			return conflict(article, "%s would deliver %d in total against a pledge of %d of that kind; set over_delivery to record more than the pledge", m, total, pledged)
 		}
 		return nil
 	})

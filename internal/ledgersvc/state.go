@@ -72,6 +72,14 @@ func load(ctx context.Context, v solidarity.View, year int, types ...solidarity.
 			if err := json.Unmarshal(e.Payload, &p); err != nil {
 				return nil, fmt.Errorf("entry %d: %w", e.Seq, err)
 			}
+			// A pledge of nothing (type none) replaces all of the state's pledges; a
+			// pledge of something replaces a pledge of nothing (Art. 57(1): the act
+			// records one set of pledges per state).
+			for k := range st.pledges {
+				if k.state == e.State && (p.Type == solidarity.NoPledge || k.t == solidarity.NoPledge) {
+					delete(st.pledges, k)
+				}
+			}
 			st.pledges[pledgeKey{e.State, p.Type}] = p
 		}
 	}
@@ -144,8 +152,21 @@ func (st *state) assemble() (*solidarity.Cycle, error) {
 			Benefitting: p.Benefitting, Fact: solidarity.Fact{Source: fmt.Sprintf("ledger entry %d", e.Seq), Certainty: "V", Note: p.Act}}
 	}
 	c.Pledges = nil
+	ledgerNone := map[solidarity.MemberState]bool{}
+	ledgerSome := map[solidarity.MemberState]bool{}
+	for k := range st.pledges {
+		if k.t == solidarity.NoPledge {
+			ledgerNone[k.state] = true
+		} else {
+			ledgerSome[k.state] = true
+		}
+	}
 	for _, p := range st.cycle.Pledges {
-		if _, replaced := st.pledges[pledgeKey{p.State, p.Type}]; !replaced {
+		_, replaced := st.pledges[pledgeKey{p.State, p.Type}]
+		// The ledger's "none" replaces every pledge of the file for that state, and a
+		// pledge in the ledger replaces the file's "none".
+		replaced = replaced || ledgerNone[p.State] || p.Type == solidarity.NoPledge && ledgerSome[p.State]
+		if !replaced {
 			c.Pledges = append(c.Pledges, p)
 		}
 	}
