@@ -34,6 +34,10 @@ type Store interface {
 	All(ctx context.Context) iter.Seq2[*Entry, error]
 	// Head returns the last sequence number and hash ("" and 0 when empty).
 	Head(ctx context.Context) (seq int64, hash string, err error)
+	// AllTotals returns the delivery totals of every cycle, ordered by cycle and state,
+	// with seq, the last entry they include: both read in one read-only snapshot, so
+	// that verification can compare the projection with the entries up to seq.
+	AllTotals(ctx context.Context) (seq int64, totals []Totals, err error)
 	View
 
 	// CreateUser adds a user; a taken name is ECONFLICT. passwordHash may be "" for

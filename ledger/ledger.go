@@ -8,12 +8,15 @@ package ledger
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"solidarity"
@@ -86,6 +89,26 @@ type Verification struct {
 	BadSeq   int64     `json:"bad_seq,omitempty"` // the first entry that does not match
 	Problem  string    `json:"problem,omitempty"` // what is wrong with it
 	Verified time.Time `json:"verified_at"`
+	// BadTotals is the first row of the totals projection that differs from the sum
+	// of the entries (VerifyProjection), when the chain itself is good.
+	BadTotals *TotalsMismatch `json:"bad_totals,omitempty"`
+}
+
+// Projection is a store's delivery totals of every cycle (Store.AllTotals), read in one
+// snapshot with Seq, the last entry they include.
+type Projection struct {
+	Seq    int64
+	Totals []solidarity.Totals
+}
+
+// TotalsMismatch names a figure of the totals projection that is not the sum of the
+// entries: the published balances read the projection, so a changed row changes them.
+type TotalsMismatch struct {
+	Cycle       int                    `json:"cycle"`
+	State       solidarity.MemberState `json:"state"`
+	Type        solidarity.EntryType   `json:"type"` // the delivery type of the figure
+	Stored      int64                  `json:"stored"`
+	FromEntries int64                  `json:"from_entries"`
 }
 
 // Verify checks a chain given in sequence order: sequence numbers 1, 2, 3, ...,
@@ -123,6 +146,86 @@ func Verify(entries iter.Seq2[*solidarity.Entry, error], now time.Time) (*Verifi
 	return v, nil
 }
 
+// VerifyProjection checks the chain as Verify does and then, when the chain is good,
+// that every figure of p is the sum of the deliveries among the entries up to p.Seq
+// (ledger.Sum); it names the first figure that is not, in the order of cycle, state and
+// delivery type. A row missing on either side counts as zeros.
+func VerifyProjection(entries iter.Seq2[*solidarity.Entry, error], p Projection, now time.Time) (*Verification, error) {
+	sums := map[[2]string]solidarity.Totals{}
+	var sumErr error
+	var badSeq int64
+	counted := func(yield func(*solidarity.Entry, error) bool) {
+		for e, err := range entries {
+			if err == nil && e.Seq <= p.Seq && sumErr == nil {
+				if d, ok, derr := Delta(e); derr != nil {
+					sumErr, badSeq = derr, e.Seq
+				} else if ok {
+					k := [2]string{strconv.Itoa(e.Cycle), string(e.State)}
+					t, fits := AddTotals(sums[k], d)
+					if !fits {
+						sumErr, badSeq = solidarity.Overflow(solidarity.ECONFLICT, "a delivery total"), e.Seq
+					}
+					sums[k] = t
+				}
+			}
+			if !yield(e, err) {
+				return
+			}
+		}
+	}
+	v, err := Verify(counted, now)
+	if err != nil || !v.OK {
+		return v, err
+	}
+	switch {
+	case sumErr != nil:
+		v.OK, v.BadSeq, v.Problem = false, badSeq, fmt.Sprintf("delivery cannot be summed: %v", sumErr)
+		return v, nil
+	case p.Seq > v.Entries:
+		v.OK, v.Problem = false, fmt.Sprintf("the totals projection includes entry %d, beyond the %d entries of the chain", p.Seq, v.Entries)
+		return v, nil
+	}
+	stored := map[[2]string]solidarity.Totals{}
+	for _, t := range p.Totals {
+		stored[[2]string{strconv.Itoa(t.Cycle), string(t.State)}] = t
+	}
+	keys := make([]solidarity.Totals, 0, len(stored)+len(sums))
+	for _, m := range []map[[2]string]solidarity.Totals{stored, sums} {
+		for k := range m {
+			c, _ := strconv.Atoi(k[0])
+			keys = append(keys, solidarity.Totals{Cycle: c, State: solidarity.MemberState(k[1])})
+		}
+	}
+	slices.SortFunc(keys, func(a, b solidarity.Totals) int {
+		if a.Cycle != b.Cycle {
+			return cmp.Compare(a.Cycle, b.Cycle)
+		}
+		return strings.Compare(string(a.State), string(b.State))
+	})
+	keys = slices.Compact(keys)
+	for _, k := range keys {
+		key := [2]string{strconv.Itoa(k.Cycle), string(k.State)}
+		got, want := stored[key], sums[key]
+		for _, f := range []struct {
+			t         solidarity.EntryType
+			got, want int64
+		}{
+			{solidarity.RelocationDelivered, got.Relocations, want.Relocations},
+			{solidarity.PaymentMade, int64(got.Payments), int64(want.Payments)},
+			{solidarity.AlternativeDelivered, int64(got.Alternative), int64(want.Alternative)},
+		} {
+			if f.got != f.want {
+				v.OK = false
+				v.BadTotals = &TotalsMismatch{Cycle: k.Cycle, State: k.State, Type: f.t, Stored: f.got, FromEntries: f.want}
+				v.Problem = fmt.Sprintf("the totals projection of cycle %d, %s, %s says %d where the entries up to %d sum to %d (the totals were changed outside the ledger)",
+					k.Cycle, k.State, f.t, f.got, p.Seq, f.want)
+				return v, nil
+			}
+		}
+	}
+	return v, nil
+}
+
 // Delta returns what e adds to its state's delivery totals, and false for entries that
 // are not deliveries. Both stores update their totals with it in the append
 // transaction, so totals are always the sum over the entries.
@@ -148,6 +251,17 @@ func Delta(e *solidarity.Entry) (solidarity.Totals, bool, error) {
 	return t, true, nil
 }
 
+// AddTotals returns t with the delivery d added (its cycle and state from d), and
+// false when a total would not fit an int64: an overflow is refused, never wrapped.
+func AddTotals(t, d solidarity.Totals) (solidarity.Totals, bool) {
+	var ok [3]bool
+	t.Cycle, t.State = d.Cycle, d.State
+	t.Relocations, ok[0] = solidarity.AddChecked(t.Relocations, d.Relocations)
+	t.Payments, ok[1] = solidarity.AddChecked(t.Payments, d.Payments)
+	t.Alternative, ok[2] = solidarity.AddChecked(t.Alternative, d.Alternative)
+	return t, ok == [3]bool{true, true, true}
+}
+
 // Sum folds entries into delivery totals per (cycle, state): the reference the stores'
 // projections must equal.
 func Sum(entries iter.Seq2[*solidarity.Entry, error]) (map[[2]string]solidarity.Totals, error) {
@@ -164,11 +278,10 @@ func Sum(entries iter.Seq2[*solidarity.Entry, error]) (map[[2]string]solidarity.
 			continue
 		}
 		k := [2]string{strconv.Itoa(e.Cycle), string(e.State)}
-		t := out[k]
-		t.Cycle, t.State = e.Cycle, e.State
-		t.Relocations += d.Relocations
-		t.Payments += d.Payments
-		t.Alternative += d.Alternative
+		t, ok := AddTotals(out[k], d)
+		if !ok {
+			return nil, fmt.Errorf("ledger: entry %d: %w", e.Seq, solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("the %d delivery totals of %s", e.Cycle, e.State)))
+		}
 		out[k] = t
 	}
 	return out, nil

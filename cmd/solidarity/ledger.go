@@ -22,8 +22,9 @@ const ledgerHelp = `Usage: solidarity ledger verify [target flags]
 The solidarity ledger is append-only and hash-chained: each entry's SHA-256 covers the
 entry and the previous entry's hash.
 
-  verify   recompute the whole chain; names the first entry that does not match and
-           exits 2 when one does not
+  verify   recompute the whole chain, and check the delivery totals the balances are
+           read from against the entries; names the first entry (or the first cycle,
+           state and delivery type of the totals) that does not match and exits 2
   export   write every entry as JSON lines (to stdout, or atomically to --out)
 
 Target flags (every ledger command): --db (local SQLite file or postgres:// URL, default
@@ -64,6 +65,12 @@ func runLedger(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				return err
 			}
 			v = *r
+		}
+		if !v.OK && v.BadTotals != nil {
+			b := v.BadTotals
+			return &solidarity.Error{Code: solidarity.ECONFLICT, Field: "totals",
+				Message: fmt.Sprintf("ledger verification failed: the chain of %d entries is good, but the totals of cycle %d, state %s, %s: %s",
+					v.Entries, b.Cycle, b.State, b.Type, v.Problem)}
 		}
 		if !v.OK {
 			return &solidarity.Error{Code: solidarity.ECONFLICT, Field: fmt.Sprintf("entry %d", v.BadSeq),

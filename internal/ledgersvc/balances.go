@@ -3,12 +3,14 @@ package ledgersvc
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"time"
 
 	"solidarity"
 	"solidarity/internal/catalog"
 	"solidarity/internal/report"
+	"solidarity/ledger"
 )
 
 // computed is a pool computed from the ledger, with the lookups rule checks need.
@@ -123,7 +125,11 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 		if req := st.byRef[solidarity.OffsetOffered][e.Ref]; req != nil {
 			taker = req.State
 		}
-		offsets[taker] += r.Accepted
+		n, ok := solidarity.AddChecked(offsets[taker], r.Accepted)
+		if !ok {
+			return nil, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("%s's accepted offsets", taker))
+		}
+		offsets[taker] = n
 	}
 	ratio := new(big.Rat).SetInt64(int64(res.cycle.EURPerRelocation))
 	elapsed := elapsedFraction(res.cycle.PoolStart, res.cycle.Deadline, asOf)
@@ -133,10 +139,12 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 	for _, ps := range res.States {
 		m := solidarity.MemberState(ps.State)
 		t := byState[m]
-		all.Relocations += t.Relocations
-		all.Payments += t.Payments
-		all.Alternative += t.Alternative
-		allOffsets += offsets[m]
+		var ok1, ok2 bool
+		all, ok1 = ledger.AddTotals(all, t)
+		allOffsets, ok2 = solidarity.AddChecked(allOffsets, offsets[m])
+		if !ok1 || !ok2 {
+			return nil, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("the %d delivery totals", year))
+		}
 		units := deliveredUnits(t, offsets[m], ratio)
 		b := StateBalance{PoolState: ps, Delivered: delivered(t, offsets[m], units)}
 		if ob := rat(ps.Obligation); ob != nil {
@@ -150,11 +158,11 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 		// alternative measures are.
 		nonFin := new(big.Rat)
 		if ps.Pledged != nil {
-			nonFin.SetInt64(ps.Pledged.RelocationApplicants + ps.Pledged.RelocationBeneficiaries + ps.Pledged.Offsets)
+			nonFin = ratSum(ps.Pledged.RelocationApplicants, ps.Pledged.RelocationBeneficiaries, ps.Pledged.Offsets)
 			nonFin.Add(nonFin, new(big.Rat).Quo(rat(&ps.Pledged.AlternativeEUR), new(big.Rat).Quo(ratio, big.NewRat(100, 1))))
 		}
 		expected := new(big.Rat).Mul(nonFin, elapsed)
-		doneNF := new(big.Rat).SetInt64(t.Relocations + offsets[m])
+		doneNF := ratSum(t.Relocations, offsets[m])
 		doneNF.Add(doneNF, new(big.Rat).Quo(new(big.Rat).SetInt64(int64(t.Alternative)), ratio))
 		b.Pace = Pace{Known: ps.PledgeKnown, NonFinancialPledged: *num(nonFin), ExpectedByNow: *num(expected), NonFinancialDelivered: *num(doneNF),
 			Behind: ps.PledgeKnown && doneNF.Cmp(expected) < 0, Elapsed: report.Num(elapsed.FloatString(4))}
@@ -165,8 +173,17 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 }
 
 func deliveredUnits(t solidarity.Totals, offsets int64, ratioCents *big.Rat) *big.Rat {
-	u := new(big.Rat).SetInt64(t.Relocations + offsets)
-	return u.Add(u, new(big.Rat).Quo(new(big.Rat).SetInt64(int64(t.Payments+t.Alternative)), ratioCents))
+	u := ratSum(t.Relocations, offsets)
+	return u.Add(u, new(big.Rat).Quo(ratSum(int64(t.Payments), int64(t.Alternative)), ratioCents))
+}
+
+// ratSum is the exact sum of xs: no int64 sum that could wrap.
+func ratSum(xs ...int64) *big.Rat {
+	s := new(big.Rat)
+	for _, x := range xs {
+		s.Add(s, new(big.Rat).SetInt64(x))
+	}
+	return s
 }
 
 func delivered(t solidarity.Totals, offsets int64, units *big.Rat) Delivered {

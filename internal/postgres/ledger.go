@@ -101,6 +101,42 @@ func (s *Store) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, err
 	return view{s.pool}.Totals(ctx, cycle)
 }
 
+// AllTotals implements solidarity.Store: a REPEATABLE READ, READ ONLY transaction, so
+// that the head and the totals come from one snapshot and nothing can be written.
+func (s *Store) AllTotals(ctx context.Context) (int64, []solidarity.Totals, error) {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return 0, nil, internal("totals", err)
+	}
+	defer tx.Rollback(ctx)
+	var seq int64
+	if err := tx.QueryRow(ctx, `SELECT seq FROM head`).Scan(&seq); err != nil {
+		return 0, nil, internal("totals", err)
+	}
+	rows, err := tx.Query(ctx, `SELECT cycle, state, relocations, payments, alternative FROM totals ORDER BY cycle, state`)
+	if err != nil {
+		return 0, nil, internal("totals", err)
+	}
+	out, err := scanTotals(rows)
+	if err != nil {
+		return 0, nil, err
+	}
+	return seq, out, tx.Commit(ctx)
+}
+
+// failTotals is the answer of a delivery whose totals update failed: PostgreSQL's
+// bigint arithmetic is checked, so a sum that does not fit fails the statement
+// (22003), which refuses the append (ECONFLICT) rather than answering 500.
+func failTotals(err error) error {
+	if pgCode(err) == numericOutOfRange {
+		return solidarity.Overflow(solidarity.ECONFLICT, "a delivery total")
+	}
+	return failInternal(err)
+}
+
+// numericOutOfRange is SQLSTATE 22003 (numeric_value_out_of_range).
+const numericOutOfRange = "22003"
+
 // batcher is what the pool and a transaction offer, and the batch transaction of the
 // writer (batchQueryer): a View's queries go in one pipeline, one round trip.
 type batcher interface {
@@ -184,6 +220,19 @@ func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error
 	if err != nil {
 		return nil, internal("totals", err)
 	}
+	out, err := scanTotals(rows)
+	if err != nil {
+		return nil, err
+	}
+	if err := br.Close(); err != nil {
+		return nil, internal("totals", err)
+	}
+	return out, nil
+}
+
+// scanTotals reads rows of (cycle, state, relocations, payments, alternative), and
+// closes rows.
+func scanTotals(rows pgx.Rows) ([]solidarity.Totals, error) {
 	defer rows.Close()
 	var out []solidarity.Totals
 	for rows.Next() {
@@ -197,10 +246,6 @@ func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error
 		out = append(out, t)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, internal("totals", err)
-	}
-	rows.Close()
-	if err := br.Close(); err != nil {
 		return nil, internal("totals", err)
 	}
 	return out, nil

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"iter"
 	"strings"
 	"time"
@@ -184,14 +185,8 @@ func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, pre
 		return nil, false, false, internal("append", err)
 	}
 	if isDelivery {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO totals (cycle, state, relocations, payments, alternative)
-			VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (cycle, state) DO UPDATE SET
-				relocations = relocations + excluded.relocations,
-				payments    = payments + excluded.payments,
-				alternative = alternative + excluded.alternative`,
-			d.Cycle, string(d.State), d.Relocations, int64(d.Payments), int64(d.Alternative)); err != nil {
-			return nil, false, false, internal("append", err)
+		if err := addTotals(ctx, tx, d); err != nil {
+			return nil, false, false, err
 		}
 	}
 	if cw != nil {
@@ -200,6 +195,58 @@ func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, pre
 		}
 	}
 	return &c, false, true, nil
+}
+
+// addTotals adds the delivery d to its row of the totals, summed in Go with
+// ledger.AddTotals: SQLite's own + turns an integer overflow into a REAL, which would
+// break every later read of the row, where a sum that does not fit must refuse the
+// append (ECONFLICT) and write nothing.
+func addTotals(ctx context.Context, tx *sql.Tx, d solidarity.Totals) error {
+	var cur solidarity.Totals
+	var pay, alt int64
+	err := tx.QueryRowContext(ctx, `SELECT relocations, payments, alternative FROM totals WHERE cycle = ? AND state = ?`,
+		d.Cycle, string(d.State)).Scan(&cur.Relocations, &pay, &alt)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return internal("append", err)
+	}
+	cur.Payments, cur.Alternative = solidarity.Cents(pay), solidarity.Cents(alt)
+	sum, ok := ledger.AddTotals(cur, d)
+	if !ok {
+		return solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("the %d delivery totals of %s", d.Cycle, d.State))
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO totals (cycle, state, relocations, payments, alternative)
+		VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (cycle, state) DO UPDATE SET
+			relocations = excluded.relocations,
+			payments    = excluded.payments,
+			alternative = excluded.alternative`,
+		sum.Cycle, string(sum.State), sum.Relocations, int64(sum.Payments), int64(sum.Alternative)); err != nil {
+		return internal("append", err)
+	}
+	return nil
+}
+
+// AllTotals implements solidarity.Store: one read transaction on the read pool, which
+// in WAL mode sees one snapshot for both queries.
+func (s *Store) AllTotals(ctx context.Context) (int64, []solidarity.Totals, error) {
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return 0, nil, internal("totals", err)
+	}
+	defer tx.Rollback()
+	var seq int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM entries`).Scan(&seq); err != nil {
+		return 0, nil, internal("totals", err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, relocations, payments, alternative FROM totals ORDER BY cycle, state`)
+	if err != nil {
+		return 0, nil, internal("totals", err)
+	}
+	out, err := scanTotals(rows)
+	if err != nil {
+		return 0, nil, err
+	}
+	return seq, out, nil
 }
 
 // txView is the View a check gets: queries in the batch transaction. They run with the
@@ -332,6 +379,12 @@ func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error
 	if err != nil {
 		return nil, internal("totals", err)
 	}
+	return scanTotals(rows)
+}
+
+// scanTotals reads rows of (cycle, state, relocations, payments, alternative), and
+// closes rows.
+func scanTotals(rows *sql.Rows) ([]solidarity.Totals, error) {
 	defer rows.Close()
 	var out []solidarity.Totals
 	for rows.Next() {

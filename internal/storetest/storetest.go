@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -63,6 +64,8 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		{"Concurrent64", testConcurrent64},
 		{"CancelWhileQueued", testCancelWhileQueued},
 		{"CloseDrains", testCloseDrains},
+		{"TotalsOverflow", testTotalsOverflow},
+		{"AllTotals", testAllTotals},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -149,9 +152,14 @@ func all(t testing.TB, s solidarity.Store) []*solidarity.Entry {
 	return out
 }
 
+// verify checks the chain and the totals projection (AllTotals) against it.
 func verify(t testing.TB, s solidarity.Store) *ledger.Verification {
 	t.Helper()
-	v, err := ledger.Verify(s.All(context.Background()), time.Now())
+	seq, ts, err := s.AllTotals(context.Background())
+	if err != nil {
+		t.Fatalf("AllTotals: %v", err)
+	}
+	v, err := ledger.VerifyProjection(s.All(context.Background()), ledger.Projection{Seq: seq, Totals: ts}, time.Now())
 	if err != nil {
 		t.Fatalf("Verify: %v", err)
 	}
@@ -953,4 +961,70 @@ func testClosed(t *testing.T, h Harness) {
 	}
 	_, _, err = s.Append(ctx, "", pledge(t, cycle, "DE", 0), nil)
 	wantCode(t, err, solidarity.EINTERNAL)
+}
+
+// testTotalsOverflow: a delivery whose total would not fit an int64 is refused with
+// ECONFLICT and writes nothing, and the row stays readable (issue 12: on SQLite the sum
+// became a REAL and every later read of the cycle failed; on PostgreSQL it answered 500).
+func testTotalsOverflow(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := h.Store
+	for i, typ := range deliveryTypes {
+		mustAppend(t, s, "", delivery(t, cycle, "DE", typ, math.MaxInt64-10, i))
+	}
+	for i, typ := range deliveryTypes {
+		_, _, err := s.Append(ctx, fmt.Sprintf("k-%d", i), delivery(t, cycle, "DE", typ, 11, 10+i), nil)
+		wantCode(t, err, solidarity.ECONFLICT)
+	}
+	if n, _ := head(t, s); n != 3 {
+		t.Fatalf("head %d after refused appends, want 3", n)
+	}
+	// The store goes on: the row reads, fits, and takes what still fits.
+	mustAppend(t, s, "", delivery(t, cycle, "DE", solidarity.RelocationDelivered, 10, 20))
+	mustAppend(t, s, "", delivery(t, cycle, "FR", solidarity.RelocationDelivered, 5, 21))
+	checkCycleTotals(t, s, "")
+	ts := totals(t, s, cycle)
+	if len(ts) != 2 || ts[0].State != "DE" || ts[0].Relocations != math.MaxInt64 || ts[0].Payments != math.MaxInt64-10 {
+		t.Fatalf("totals %+v", ts)
+	}
+	// The refused key was not recorded: the same key may be used for another entry.
+	mustAppend(t, s, "k-0", delivery(t, cycle, "FR", solidarity.PaymentMade, 1, 22))
+	mustVerify(t, s, 6)
+}
+
+// testAllTotals: AllTotals returns every cycle's rows with the head they include, and
+// equals ledger.Sum over the entries up to it.
+func testAllTotals(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := h.Store
+	seq, ts, err := s.AllTotals(ctx)
+	if err != nil || seq != 0 || len(ts) != 0 {
+		t.Fatalf("empty store: %d, %v, %v", seq, ts, err)
+	}
+	for i := range 30 {
+		mustAppend(t, s, "", delivery(t, cycle+i%3, states[i%5], deliveryTypes[i%3], int64(1+i), i))
+		if i%7 == 0 {
+			mustAppend(t, s, "", pledge(t, cycle, states[i%5], i))
+		}
+	}
+	seq, ts, err = s.AllTotals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := head(t, s); seq != n {
+		t.Fatalf("AllTotals at %d, head %d", seq, n)
+	}
+	sum := ledgerSum(t, s)
+	if len(ts) != len(sum) {
+		t.Fatalf("%d rows, want %d", len(ts), len(sum))
+	}
+	for i, x := range ts {
+		if i > 0 && (ts[i-1].Cycle > x.Cycle || ts[i-1].Cycle == x.Cycle && ts[i-1].State >= x.State) {
+			t.Fatalf("rows out of order: %v", ts)
+		}
+		if sum[[2]string{strconv.Itoa(x.Cycle), string(x.State)}] != x {
+			t.Fatalf("row %+v, want %+v", x, sum[[2]string{strconv.Itoa(x.Cycle), string(x.State)}])
+		}
+	}
+	mustVerify(t, s, seq)
 }
