@@ -270,12 +270,10 @@ func runWrite(ctx context.Context, args []string, stdout, stderr io.Writer, name
 	ext := solidarity.DeductionPayload{Full: *full, Fraction: *fraction, Relocations: *relocs}
 
 	if name == "balances" {
-		var when time.Time
-		if *asOf != "" {
-			var err error
-			if when, err = time.Parse(time.DateOnly, *asOf); err != nil {
-				return &solidarity.Error{Code: solidarity.EINVALID, Field: "--as-of", Message: "want YYYY-MM-DD"}
-			}
+		// The day counts to its end, as on the API and the pages (ledgersvc.ParseAsOf).
+		when, err := ledgersvc.ParseAsOf(*asOf)
+		if err != nil {
+			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--as-of", Message: "want YYYY-MM-DD"}
 		}
 		var b ledgersvc.Balances
 		if t.remote() {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
+	"strings"
 	"time"
 
 	"solidarity"
@@ -80,21 +82,42 @@ type Balances struct {
 	LedgerHead int64          `json:"ledger_head"`
 }
 
-// Balances computes a cycle's balances as of a time (zero: now). Anyone may read the
+// ParseAsOf reads an as-of date as the CLI, the API and the pages take it: a day
+// (YYYY-MM-DD, counted to its end, UTC) or an RFC 3339 time; zero when v is "".
+func ParseAsOf(v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		return t.Add(24*time.Hour - time.Microsecond), nil // the whole day counts
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t, nil
+	}
+	return time.Time{}, &solidarity.Error{Code: solidarity.EINVALID, Field: "as_of", Message: "want a date as YYYY-MM-DD or an RFC 3339 time"}
+}
+
+// Balances computes a cycle's balances as of a time (zero: now): the ledger as it stood
+// then, from the entries recorded at or before asOf — pledges, statuses, deductions,
+// offsets and deliveries alike (ParseAsOf reads a day as its end). Anyone may read the
 // published figures; the per-state pledges and deliveries of the result are published
 // figures of the pool.
 func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Balances, error) {
 	if err := authorize(ctx, solidarity.ReadPublished, ""); err != nil {
 		return nil, err
 	}
-	if asOf.IsZero() {
-		asOf = s.now()
+	// cut is the last instant whose entries count; zero when every entry does.
+	var cut time.Time
+	if now := s.now(); asOf.IsZero() || !asOf.Before(now) {
+		asOf = now
+	} else {
+		cut = asOf
 	}
 	head, _, err := s.Store.Head(ctx)
 	if err != nil {
 		return nil, err
 	}
-	st, err := load(ctx, s.Store, year)
+	st, err := loadAsOf(ctx, s.Store, year, cut)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +125,7 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 	if err != nil {
 		return nil, err
 	}
-	totals, err := s.Store.Totals(ctx, year)
+	totals, err := s.totalsAsOf(ctx, year, cut)
 	if err != nil {
 		return nil, err
 	}
@@ -169,6 +192,55 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 		out.States = append(out.States, b)
 	}
 	out.Delivered = delivered(all, allOffsets, deliveredUnits(all, allOffsets, ratio))
+	return out, nil
+}
+
+// totalsAsOf returns a cycle's delivery totals from the entries recorded at or before
+// cut: the store's projection when cut is zero (every entry), and otherwise the sum of
+// the delivery entries up to cut (ledger.AddTotals), read a page at a time. Entries are
+// compared by their time, not their order, so the result is exactly the ledger's prefix
+// at that time.
+func (s *Service) totalsAsOf(ctx context.Context, year int, cut time.Time) ([]solidarity.Totals, error) {
+	if cut.IsZero() {
+		return s.Store.Totals(ctx, year)
+	}
+	const page = 1000
+	sums := map[solidarity.MemberState]solidarity.Totals{}
+	for _, t := range []solidarity.EntryType{solidarity.RelocationDelivered, solidarity.PaymentMade, solidarity.AlternativeDelivered} {
+		f := solidarity.EntryFilter{Cycle: &year, Type: &t, Limit: page}
+		for {
+			es, err := s.Store.Entries(ctx, f)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range es {
+				if e.At.After(cut) {
+					continue
+				}
+				d, ok, err := ledger.Delta(e)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					continue
+				}
+				sum, fits := ledger.AddTotals(sums[e.State], d)
+				if !fits {
+					return nil, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("the %d delivery totals of %s", year, e.State))
+				}
+				sums[e.State] = sum
+			}
+			if len(es) < page {
+				break
+			}
+			f.AfterSeq = es[len(es)-1].Seq
+		}
+	}
+	out := make([]solidarity.Totals, 0, len(sums))
+	for _, t := range sums {
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(a, b solidarity.Totals) int { return strings.Compare(string(a.State), string(b.State)) })
 	return out, nil
 }
 

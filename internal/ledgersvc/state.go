@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"slices"
 	"sync"
+	"time"
 
 	"solidarity"
 	"solidarity/internal/cyclefile"
@@ -42,12 +43,23 @@ var deliveryTypes = []solidarity.EntryType{solidarity.CycleCreated, solidarity.C
 // load reads what the ledger says about a cycle from the entries of the given types
 // (smallTypes when none).
 func load(ctx context.Context, v solidarity.View, year int, types ...solidarity.EntryType) (*state, error) {
+	return loadAsOf(ctx, v, year, time.Time{}, types...)
+}
+
+// loadAsOf is load from the entries recorded at or before asOf (all when zero): the
+// ledger as it stood then. The cycle's definition is the latest cycle entry by then;
+// for a pool recorded only later (the shipped cycles are seeded on a server's first
+// start), the cycle as first recorded, so that the pool can be shown as of any day of it.
+func loadAsOf(ctx context.Context, v solidarity.View, year int, asOf time.Time, types ...solidarity.EntryType) (*state, error) {
 	if len(types) == 0 {
 		types = smallTypes
 	}
 	es, err := v.Find(ctx, year, types...)
 	if err != nil {
 		return nil, err
+	}
+	if !asOf.IsZero() {
+		es = upTo(es, asOf)
 	}
 	st := &state{year: year, entries: es, pledges: map[pledgeKey]solidarity.PledgePayload{},
 		statuses: map[solidarity.MemberState]*solidarity.Entry{}, byRef: map[solidarity.EntryType]map[string]*solidarity.Entry{}}
@@ -84,6 +96,28 @@ func load(ctx context.Context, v solidarity.View, year int, types ...solidarity.
 		}
 	}
 	return st, nil
+}
+
+// upTo returns the entries of es recorded at or before asOf, keeping the first cycle
+// entry when no cycle entry is that old (see loadAsOf).
+func upTo(es []*solidarity.Entry, asOf time.Time) []*solidarity.Entry {
+	var out []*solidarity.Entry
+	var first *solidarity.Entry
+	haveCycle := false
+	for _, e := range es {
+		isCycle := e.Type == solidarity.CycleCreated || e.Type == solidarity.CycleAmended
+		if isCycle && first == nil {
+			first = e
+		}
+		if !e.At.After(asOf) {
+			out = append(out, e)
+			haveCycle = haveCycle || isCycle
+		}
+	}
+	if !haveCycle && first != nil {
+		out = append([]*solidarity.Entry{first}, out...)
+	}
+	return out
 }
 
 // cycles caches parsed cycle files by the hash of their entry: entries never change,
