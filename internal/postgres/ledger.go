@@ -41,6 +41,9 @@ const entryColumns = `seq, cycle, type, state, ref, actor, at, legal_basis, payl
 // the writer had not taken the append yet, nothing is written; when it had, the append
 // may still commit: a retry under the same idempotency key then replays it.
 func (s *Store) Append(ctx context.Context, idemKey string, e *solidarity.Entry, check func(solidarity.View) error) (*solidarity.Entry, bool, error) {
+	if s.readOnly {
+		return nil, false, errReadOnly
+	}
 	return s.w.Append(ctx, idemKey, e, check)
 }
 
