@@ -3,11 +3,13 @@ package solidarity_test
 import (
 	"math"
 	"math/big"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
 
 	"solidarity"
+	"solidarity/internal/cyclefile"
 )
 
 // The checked operations agree with exact integer arithmetic: they return the exact
@@ -57,5 +59,40 @@ func TestBounds(t *testing.T) {
 	// plausibly hold, still fits: the bounds leave room for the sums.
 	if _, ok := solidarity.MulChecked(int64(solidarity.MaxPersons), 1_000_000_000); !ok {
 		t.Error("a billion maximal relocation figures do not fit")
+	}
+}
+
+// The cycle file applies the same bounds as the API, the forms and the CLI: one figure
+// above them is refused naming its field, one at them is read.
+func TestCycleFileUsesTheBounds(t *testing.T) {
+	base := `year = 2027
+pool_start = 2027-01-01
+deadline = 2027-12-31
+method = "largest-remainder"
+[proposal]
+relocations = 30000
+eur = 600_000_000
+[reference]
+relocations = 30000
+eur = 600_000_000
+`
+	for _, c := range []struct {
+		extra, field string
+	}{
+		{"[[pledge]]\nstate = \"DE\"\ntype = \"financial\"\neur = \"1000000000000.01\"\n", "eur"},
+		{"[[pledge]]\nstate = \"DE\"\ntype = \"financial\"\neur = 1000000000001\n", "eur"},
+		{"[[pledge]]\nstate = \"DE\"\ntype = \"relocation-applicants\"\nrelocations = 10000001\n", "relocations"},
+		{"[[pledge]]\nstate = \"DE\"\ntype = \"relocation-applicants\"\n", "relocations"},
+		{"", ""},
+		{"[[pledge]]\nstate = \"DE\"\ntype = \"financial\"\neur = 1000000000000\n", ""},
+		{"[[pledge]]\nstate = \"DE\"\ntype = \"offset\"\nrelocations = 10000000\n", ""},
+	} {
+		_, err := cyclefile.Parse("c.toml", []byte(base+c.extra))
+		switch {
+		case c.field == "" && err != nil:
+			t.Errorf("%q: %v", c.extra, err)
+		case c.field != "" && (solidarity.ErrorCode(err) != solidarity.EINVALID || !strings.Contains(err.Error(), c.field)):
+			t.Errorf("%q: %v, want EINVALID naming %s", c.extra, err, c.field)
+		}
 	}
 }
