@@ -34,10 +34,14 @@ type Store interface {
 	All(ctx context.Context) iter.Seq2[*Entry, error]
 	// Head returns the last sequence number and hash ("" and 0 when empty).
 	Head(ctx context.Context) (seq int64, hash string, err error)
-	// AllTotals returns the delivery totals of every cycle, ordered by cycle and state,
-	// with seq, the last entry they include: both read in one read-only snapshot, so
-	// that verification can compare the projection with the entries up to seq.
-	AllTotals(ctx context.Context) (seq int64, totals []Totals, err error)
+	// AllTotals returns the delivery totals of every cycle, per state and per state and
+	// day, with the last entry they include: read in one read-only snapshot, so that
+	// verification can compare the projection with the entries up to it.
+	AllTotals(ctx context.Context) (*Projection, error)
+	// TotalsThrough returns a cycle's delivery totals from the deliveries recorded on
+	// or before the UTC day through ("2006-01-02"), one row per state that delivered,
+	// in state order: the balances as of that day. A sum that does not fit is ECONFLICT.
+	TotalsThrough(ctx context.Context, cycle int, through string) ([]Totals, error)
 	View
 
 	// CreateUser adds a user; a taken name is ECONFLICT. passwordHash may be "" for
@@ -88,6 +92,22 @@ type Totals struct {
 	Relocations int64       `json:"relocations"`
 	Payments    Cents       `json:"payments_eur_cents"`
 	Alternative Cents       `json:"alternative_eur_cents"`
+}
+
+// Projection is what a store derives from the delivery entries (ledger.Delta), read
+// in one snapshot: the totals per (cycle, state) and per (cycle, state, UTC day of
+// recording), and Seq, the last entry they include. Rows are in (cycle, state, day)
+// order.
+type Projection struct {
+	Seq    int64
+	Totals []Totals
+	Daily  []DayTotals
+}
+
+// DayTotals are a state's deliveries in a cycle recorded on one UTC day.
+type DayTotals struct {
+	Day string // "2006-01-02"
+	Totals
 }
 
 // Credential is a hashed secret that authenticates a user: an API token ("token") or a

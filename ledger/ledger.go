@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,19 +95,13 @@ type Verification struct {
 	BadTotals *TotalsMismatch `json:"bad_totals,omitempty"`
 }
 
-// Projection is a store's delivery totals of every cycle (Store.AllTotals), read in one
-// snapshot with Seq, the last entry they include.
-type Projection struct {
-	Seq    int64
-	Totals []solidarity.Totals
-}
-
 // TotalsMismatch names a figure of the totals projection that is not the sum of the
 // entries: the published balances read the projection, so a changed row changes them.
 type TotalsMismatch struct {
 	Cycle       int                    `json:"cycle"`
 	State       solidarity.MemberState `json:"state"`
-	Type        solidarity.EntryType   `json:"type"` // the delivery type of the figure
+	Type        solidarity.EntryType   `json:"type"`          // the delivery type of the figure
+	Day         string                 `json:"day,omitempty"` // of the daily totals; "" for the cycle's
 	Stored      int64                  `json:"stored"`
 	FromEntries int64                  `json:"from_entries"`
 }
@@ -147,26 +142,16 @@ func Verify(entries iter.Seq2[*solidarity.Entry, error], now time.Time) (*Verifi
 }
 
 // VerifyProjection checks the chain as Verify does and then, when the chain is good,
-// that every figure of p is the sum of the deliveries among the entries up to p.Seq
-// (ledger.Sum); it names the first figure that is not, in the order of cycle, state and
-// delivery type. A row missing on either side counts as zeros.
-func VerifyProjection(entries iter.Seq2[*solidarity.Entry, error], p Projection, now time.Time) (*Verification, error) {
-	sums := map[[2]string]solidarity.Totals{}
-	var sumErr error
-	var badSeq int64
+// that every figure of p — the totals per cycle and state, and per cycle, state and
+// day — is the sum of the deliveries among the entries up to p.Seq (Delta); it names
+// the first figure that is not, in the order of cycle, state, day and delivery type. A
+// row missing on either side counts as zeros.
+func VerifyProjection(entries iter.Seq2[*solidarity.Entry, error], p *solidarity.Projection, now time.Time) (*Verification, error) {
+	pr := projector{upTo: p.Seq, sums: map[projKey]solidarity.Totals{}}
 	counted := func(yield func(*solidarity.Entry, error) bool) {
 		for e, err := range entries {
-			if err == nil && e.Seq <= p.Seq && sumErr == nil {
-				if d, ok, derr := Delta(e); derr != nil {
-					sumErr, badSeq = derr, e.Seq
-				} else if ok {
-					k := [2]string{strconv.Itoa(e.Cycle), string(e.State)}
-					t, fits := AddTotals(sums[k], d)
-					if !fits {
-						sumErr, badSeq = solidarity.Overflow(solidarity.ECONFLICT, "a delivery total"), e.Seq
-					}
-					sums[k] = t
-				}
+			if err == nil {
+				pr.add(e)
 			}
 			if !yield(e, err) {
 				return
@@ -177,35 +162,37 @@ func VerifyProjection(entries iter.Seq2[*solidarity.Entry, error], p Projection,
 	if err != nil || !v.OK {
 		return v, err
 	}
+	sums := pr.sums
 	switch {
-	case sumErr != nil:
-		v.OK, v.BadSeq, v.Problem = false, badSeq, fmt.Sprintf("delivery cannot be summed: %v", sumErr)
+	case pr.err != nil:
+		v.OK, v.BadSeq, v.Problem = false, pr.badSeq, fmt.Sprintf("delivery cannot be summed: %v", pr.err)
 		return v, nil
 	case p.Seq > v.Entries:
 		v.OK, v.Problem = false, fmt.Sprintf("the totals projection includes entry %d, beyond the %d entries of the chain", p.Seq, v.Entries)
 		return v, nil
 	}
-	stored := map[[2]string]solidarity.Totals{}
+	stored := map[projKey]solidarity.Totals{}
 	for _, t := range p.Totals {
-		stored[[2]string{strconv.Itoa(t.Cycle), string(t.State)}] = t
+		stored[projKey{t.Cycle, t.State, ""}] = t
 	}
-	keys := make([]solidarity.Totals, 0, len(stored)+len(sums))
-	for _, m := range []map[[2]string]solidarity.Totals{stored, sums} {
+	for _, t := range p.Daily {
+		if t.Day == "" {
+			t.Day = "?" // a daily row must name its day
+		}
+		stored[projKey{t.Cycle, t.State, t.Day}] = t.Totals
+	}
+	keys := make([]projKey, 0, len(stored)+len(sums))
+	for _, m := range []map[projKey]solidarity.Totals{stored, sums} {
 		for k := range m {
-			c, _ := strconv.Atoi(k[0])
-			keys = append(keys, solidarity.Totals{Cycle: c, State: solidarity.MemberState(k[1])})
+			keys = append(keys, k)
 		}
 	}
-	slices.SortFunc(keys, func(a, b solidarity.Totals) int {
-		if a.Cycle != b.Cycle {
-			return cmp.Compare(a.Cycle, b.Cycle)
-		}
-		return strings.Compare(string(a.State), string(b.State))
+	slices.SortFunc(keys, func(a, b projKey) int {
+		return cmp.Or(cmp.Compare(a.cycle, b.cycle), strings.Compare(string(a.state), string(b.state)), strings.Compare(a.day, b.day))
 	})
 	keys = slices.Compact(keys)
 	for _, k := range keys {
-		key := [2]string{strconv.Itoa(k.Cycle), string(k.State)}
-		got, want := stored[key], sums[key]
+		got, want := stored[k], sums[k]
 		for _, f := range []struct {
 			t         solidarity.EntryType
 			got, want int64
@@ -214,17 +201,91 @@ func VerifyProjection(entries iter.Seq2[*solidarity.Entry, error], p Projection,
 			{solidarity.PaymentMade, int64(got.Payments), int64(want.Payments)},
 			{solidarity.AlternativeDelivered, int64(got.Alternative), int64(want.Alternative)},
 		} {
-			if f.got != f.want {
-				v.OK = false
-				v.BadTotals = &TotalsMismatch{Cycle: k.Cycle, State: k.State, Type: f.t, Stored: f.got, FromEntries: f.want}
-				v.Problem = fmt.Sprintf("the totals projection of cycle %d, %s, %s says %d where the entries up to %d sum to %d (the totals were changed outside the ledger)",
-					k.Cycle, k.State, f.t, f.got, p.Seq, f.want)
-				return v, nil
+			if f.got == f.want {
+				continue
 			}
+			v.OK = false
+			v.BadTotals = &TotalsMismatch{Cycle: k.cycle, State: k.state, Type: f.t, Day: k.day, Stored: f.got, FromEntries: f.want}
+			what := fmt.Sprintf("the totals projection of cycle %d, %s", k.cycle, k.state)
+			if k.day != "" {
+				what = fmt.Sprintf("the daily totals projection of cycle %d, %s on %s", k.cycle, k.state, k.day)
+			}
+			v.Problem = fmt.Sprintf("%s, %s says %d where the entries up to %d sum to %d (the totals were changed outside the ledger)",
+				what, f.t, f.got, p.Seq, f.want)
+			return v, nil
 		}
 	}
 	return v, nil
 }
+
+// projector sums the deliveries among entries up to upTo into the rows of a
+// projection, stopping at the first entry it cannot sum.
+type projector struct {
+	upTo   int64
+	sums   map[projKey]solidarity.Totals
+	err    error
+	badSeq int64
+}
+
+func (pr *projector) add(e *solidarity.Entry) {
+	if e.Seq > pr.upTo || pr.err != nil {
+		return
+	}
+	d, ok, err := Delta(e)
+	if err != nil {
+		pr.err, pr.badSeq = err, e.Seq
+		return
+	}
+	if !ok {
+		return
+	}
+	for _, k := range []projKey{{e.Cycle, e.State, ""}, {e.Cycle, e.State, Day(e.At)}} {
+		t, fits := AddTotals(pr.sums[k], d)
+		if !fits {
+			pr.err, pr.badSeq = solidarity.Overflow(solidarity.ECONFLICT, "a delivery total"), e.Seq
+			return
+		}
+		pr.sums[k] = t
+	}
+}
+
+// Project returns the projection of the entries up to upTo: the totals and daily
+// totals the stores' projections must equal (VerifyProjection compares them).
+func Project(entries iter.Seq2[*solidarity.Entry, error], upTo int64) (*solidarity.Projection, error) {
+	pr := projector{upTo: upTo, sums: map[projKey]solidarity.Totals{}}
+	for e, err := range entries {
+		if err != nil {
+			return nil, err
+		}
+		pr.add(e)
+		if pr.err != nil {
+			return nil, pr.err
+		}
+	}
+	keys := slices.SortedFunc(maps.Keys(pr.sums), func(a, b projKey) int {
+		return cmp.Or(cmp.Compare(a.cycle, b.cycle), strings.Compare(string(a.state), string(b.state)), strings.Compare(a.day, b.day))
+	})
+	p := &solidarity.Projection{Seq: upTo}
+	for _, k := range keys {
+		if k.day == "" {
+			p.Totals = append(p.Totals, pr.sums[k])
+		} else {
+			p.Daily = append(p.Daily, solidarity.DayTotals{Day: k.day, Totals: pr.sums[k]})
+		}
+	}
+	return p, nil
+}
+
+// projKey names a row of a projection: a cycle and state, and a day for the daily
+// totals ("" for the cycle's).
+type projKey struct {
+	cycle int
+	state solidarity.MemberState
+	day   string
+}
+
+// Day is the UTC day of t as the daily totals name it: "2006-01-02".
+func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
 // Delta returns what e adds to its state's delivery totals, and false for entries that
 // are not deliveries. Both stores update their totals with it in the append

@@ -68,9 +68,12 @@ func runLedger(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		if !v.OK && v.BadTotals != nil {
 			b := v.BadTotals
+			where := fmt.Sprintf("cycle %d, state %s, %s", b.Cycle, b.State, b.Type)
+			if b.Day != "" {
+				where = fmt.Sprintf("cycle %d, state %s, day %s, %s", b.Cycle, b.State, b.Day, b.Type)
+			}
 			return &solidarity.Error{Code: solidarity.ECONFLICT, Field: "totals",
-				Message: fmt.Sprintf("ledger verification failed: the chain of %d entries is good, but the totals of cycle %d, state %s, %s: %s",
-					v.Entries, b.Cycle, b.State, b.Type, v.Problem)}
+				Message: fmt.Sprintf("ledger verification failed: the chain of %d entries is good, but the totals of %s: %s", v.Entries, where, v.Problem)}
 		}
 		if !v.OK {
 			return &solidarity.Error{Code: solidarity.ECONFLICT, Field: fmt.Sprintf("entry %d", v.BadSeq),

@@ -115,9 +115,12 @@ func tamperTotalsTest(t *testing.T, db string, exec func(stmt string)) {
 		{`UPDATE totals SET relocations = 9 WHERE state = 'DE'`, "cycle 2027, state DE, relocation.delivered"},
 		{`DELETE FROM totals WHERE state = 'DE'`, "cycle 2027, state DE, relocation.delivered"},
 		{`INSERT INTO totals (cycle, state, relocations, payments, alternative) VALUES (2026, 'IT', 0, 0, 500)`, "cycle 2026, state IT, alternative.delivered"},
+		// The daily totals, which balances as of a day are read from.
+		{`UPDATE totals_daily SET relocations = relocations + 1 WHERE state = 'FR'`, "cycle 2027, state FR, day "},
 	} {
 		exec(`DELETE FROM totals`)
 		exec(`INSERT INTO totals (cycle, state, relocations, payments, alternative) VALUES (2027, 'DE', 4, 10000, 0), (2027, 'FR', 4, 10000, 0)`)
+		exec(`UPDATE totals_daily SET relocations = 4`)
 		must("ledger", "verify", "--db", db)
 		exec(c.stmt)
 		code, out, errs := run(t, "ledger", "verify", "--db", db)

@@ -143,6 +143,8 @@ func TestWritesKeepReadsAndAsOfIsAPrefix(t *testing.T) {
 		for range 3 {
 			days = append(days, start.AddDate(0, 0, rapid.IntRange(-1, 61).Draw(rt, "day")).Format(time.DateOnly))
 		}
+		// A time within a day, too (the API takes RFC 3339 times).
+		days = append(days, start.Add(time.Duration(rapid.Int64Range(0, 60*24*3600).Draw(rt, "instant"))*time.Second).Format(time.RFC3339))
 		for _, day := range days {
 			when, err := ledgersvc.ParseAsOf(day)
 			if err != nil {

@@ -196,13 +196,17 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 }
 
 // totalsAsOf returns a cycle's delivery totals from the entries recorded at or before
-// cut: the store's projection when cut is zero (every entry), and otherwise the sum of
-// the delivery entries up to cut (ledger.AddTotals), read a page at a time. Entries are
-// compared by their time, not their order, so the result is exactly the ledger's prefix
-// at that time.
+// cut: the store's projection when cut is zero (every entry); its daily totals up to
+// a day when cut is the end of that day (as ParseAsOf reads a date), a few rows per
+// state; and otherwise, for a time within a day, the sum of the delivery entries up
+// to cut (ledger.AddTotals), read a page at a time. Entries are compared by their
+// time, not their order, so the result is exactly the ledger's prefix at that time.
 func (s *Service) totalsAsOf(ctx context.Context, year int, cut time.Time) ([]solidarity.Totals, error) {
 	if cut.IsZero() {
 		return s.Store.Totals(ctx, year)
+	}
+	if next := cut.Add(time.Microsecond); next.UTC().Truncate(24 * time.Hour).Equal(next) {
+		return s.Store.TotalsThrough(ctx, year, ledger.Day(cut))
 	}
 	const page = 1000
 	sums := map[solidarity.MemberState]solidarity.Totals{}

@@ -447,11 +447,11 @@ func (s *Service) Verify(ctx context.Context) (*ledger.Verification, error) {
 	if err := authorize(ctx, solidarity.VerifyLedger, ""); err != nil {
 		return nil, err
 	}
-	seq, totals, err := s.Store.AllTotals(ctx)
+	p, err := s.Store.AllTotals(ctx)
 	if err != nil {
 		return nil, err
 	}
-	v, err := ledger.VerifyProjection(s.Store.All(ctx), ledger.Projection{Seq: seq, Totals: totals}, s.Now())
+	v, err := ledger.VerifyProjection(s.Store.All(ctx), p, s.Now())
 	if err == nil {
 		s.verified.Store(v)
 	}

@@ -114,6 +114,7 @@ func (p *pendingAppend) statements(b *pgx.Batch) {
 				payments    = t.payments + excluded.payments,
 				alternative = t.alternative + excluded.alternative`,
 			d.Cycle, string(d.State), d.Relocations, int64(d.Payments), int64(d.Alternative))
+		queue(failTotals, -1, addDailyTotals, d.Cycle, string(d.State), ledger.Day(c.At), d.Relocations, int64(d.Payments), int64(d.Alternative))
 	}
 	if w := p.cases; w != nil {
 		caseStatements(w, queue)

@@ -106,26 +106,69 @@ func (s *Store) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, err
 
 // AllTotals implements solidarity.Store: a REPEATABLE READ, READ ONLY transaction, so
 // that the head and the totals come from one snapshot and nothing can be written.
-func (s *Store) AllTotals(ctx context.Context) (int64, []solidarity.Totals, error) {
+func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return 0, nil, internal("totals", err)
+		return nil, internal("totals", err)
 	}
 	defer tx.Rollback(ctx)
-	var seq int64
-	if err := tx.QueryRow(ctx, `SELECT seq FROM head`).Scan(&seq); err != nil {
-		return 0, nil, internal("totals", err)
+	p := &solidarity.Projection{}
+	if err := tx.QueryRow(ctx, `SELECT seq FROM head`).Scan(&p.Seq); err != nil {
+		return nil, internal("totals", err)
 	}
 	rows, err := tx.Query(ctx, `SELECT cycle, state, relocations, payments, alternative FROM totals ORDER BY cycle, state`)
 	if err != nil {
-		return 0, nil, internal("totals", err)
+		return nil, internal("totals", err)
+	}
+	if p.Totals, err = scanTotals(rows); err != nil {
+		return nil, err
+	}
+	rows, err = tx.Query(ctx, `SELECT cycle, state, relocations, payments, alternative, day FROM totals_daily ORDER BY cycle, state, day`)
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t solidarity.DayTotals
+		var state string
+		var pay, alt int64
+		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt, &t.Day); err != nil {
+			return nil, internal("totals", err)
+		}
+		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		p.Daily = append(p.Daily, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("totals", err)
+	}
+	rows.Close()
+	return p, tx.Commit(ctx)
+}
+
+// TotalsThrough implements solidarity.Store from the daily totals: a few rows per
+// state, whatever the number of deliveries. sum(bigint) is numeric; the cast back
+// fails (22003) rather than wrapping.
+func (s *Store) TotalsThrough(ctx context.Context, cycle int, through string) ([]solidarity.Totals, error) {
+	rows, err := s.pool.Query(ctx, `SELECT cycle, state, sum(relocations)::bigint, sum(payments)::bigint, sum(alternative)::bigint
+		FROM totals_daily WHERE cycle = $1 AND day <= $2 GROUP BY cycle, state ORDER BY state`, cycle, through)
+	if err != nil {
+		return nil, failTotals(err)
 	}
 	out, err := scanTotals(rows)
-	if err != nil {
-		return 0, nil, err
+	if err != nil && pgCode(err) == numericOutOfRange {
+		return nil, failTotals(err)
 	}
-	return seq, out, tx.Commit(ctx)
+	return out, err
 }
+
+// addDailyTotals adds a delivery to its day's row of the daily totals (queued with the
+// totals' update in the append's writes).
+const addDailyTotals = `INSERT INTO totals_daily AS t (cycle, state, day, relocations, payments, alternative)
+	VALUES ($1, $2, $3, $4, $5, $6)
+	ON CONFLICT (cycle, state, day) DO UPDATE SET
+		relocations = t.relocations + excluded.relocations,
+		payments    = t.payments + excluded.payments,
+		alternative = t.alternative + excluded.alternative`
 
 // failTotals is the answer of a delivery whose totals update failed: PostgreSQL's
 // bigint arithmetic is checked, so a sum that does not fit fails the statement

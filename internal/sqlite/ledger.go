@@ -185,7 +185,7 @@ func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, pre
 		return nil, false, false, internal("append", err)
 	}
 	if isDelivery {
-		if err := addTotals(ctx, tx, d); err != nil {
+		if err := addTotals(ctx, tx, d, c.At); err != nil {
 			return nil, false, false, err
 		}
 	}
@@ -197,56 +197,113 @@ func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, pre
 	return &c, false, true, nil
 }
 
-// addTotals adds the delivery d to its row of the totals, summed in Go with
-// ledger.AddTotals: SQLite's own + turns an integer overflow into a REAL, which would
-// break every later read of the row, where a sum that does not fit must refuse the
-// append (ECONFLICT) and write nothing.
-func addTotals(ctx context.Context, tx *sql.Tx, d solidarity.Totals) error {
-	var cur solidarity.Totals
-	var pay, alt int64
-	err := tx.QueryRowContext(ctx, `SELECT relocations, payments, alternative FROM totals WHERE cycle = ? AND state = ?`,
-		d.Cycle, string(d.State)).Scan(&cur.Relocations, &pay, &alt)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return internal("append", err)
-	}
-	cur.Payments, cur.Alternative = solidarity.Cents(pay), solidarity.Cents(alt)
-	sum, ok := ledger.AddTotals(cur, d)
-	if !ok {
-		return solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("the %d delivery totals of %s", d.Cycle, d.State))
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO totals (cycle, state, relocations, payments, alternative)
-		VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (cycle, state) DO UPDATE SET
-			relocations = excluded.relocations,
-			payments    = excluded.payments,
-			alternative = excluded.alternative`,
-		sum.Cycle, string(sum.State), sum.Relocations, int64(sum.Payments), int64(sum.Alternative)); err != nil {
-		return internal("append", err)
+// addTotals adds the delivery d, recorded at, to its row of the totals and of the
+// daily totals, summed in Go with ledger.AddTotals: SQLite's own + turns an integer
+// overflow into a REAL, which would break every later read of the row, where a sum
+// that does not fit must refuse the append (ECONFLICT) and write nothing.
+func addTotals(ctx context.Context, tx *sql.Tx, d solidarity.Totals, at time.Time) error {
+	day := ledger.Day(at)
+	for _, table := range []struct{ where, insert string }{
+		{`FROM totals WHERE cycle = ? AND state = ?`, `INSERT INTO totals (cycle, state, relocations, payments, alternative) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (cycle, state) DO UPDATE SET`},
+		{`FROM totals_daily WHERE cycle = ? AND state = ? AND day = ?`, `INSERT INTO totals_daily (cycle, state, relocations, payments, alternative, day) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (cycle, state, day) DO UPDATE SET`},
+	} {
+		args := []any{d.Cycle, string(d.State)}
+		if strings.Contains(table.where, "day") {
+			args = append(args, day)
+		}
+		var cur solidarity.Totals
+		var pay, alt int64
+		err := tx.QueryRowContext(ctx, `SELECT relocations, payments, alternative `+table.where, args...).Scan(&cur.Relocations, &pay, &alt)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return internal("append", err)
+		}
+		cur.Payments, cur.Alternative = solidarity.Cents(pay), solidarity.Cents(alt)
+		sum, ok := ledger.AddTotals(cur, d)
+		if !ok {
+			return solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("the %d delivery totals of %s", d.Cycle, d.State))
+		}
+		vals := []any{sum.Cycle, string(sum.State), sum.Relocations, int64(sum.Payments), int64(sum.Alternative)}
+		if len(args) == 3 {
+			vals = append(vals, day)
+		}
+		if _, err := tx.ExecContext(ctx, table.insert+`
+				relocations = excluded.relocations,
+				payments    = excluded.payments,
+				alternative = excluded.alternative`, vals...); err != nil {
+			return internal("append", err)
+		}
 	}
 	return nil
 }
 
 // AllTotals implements solidarity.Store: one read transaction on the read pool, which
-// in WAL mode sees one snapshot for both queries.
-func (s *Store) AllTotals(ctx context.Context) (int64, []solidarity.Totals, error) {
+// in WAL mode sees one snapshot for all three queries.
+func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return 0, nil, internal("totals", err)
+		return nil, internal("totals", err)
 	}
 	defer tx.Rollback()
-	var seq int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM entries`).Scan(&seq); err != nil {
-		return 0, nil, internal("totals", err)
+	p := &solidarity.Projection{}
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM entries`).Scan(&p.Seq); err != nil {
+		return nil, internal("totals", err)
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, relocations, payments, alternative FROM totals ORDER BY cycle, state`)
 	if err != nil {
-		return 0, nil, internal("totals", err)
+		return nil, internal("totals", err)
+	}
+	if p.Totals, err = scanTotals(rows); err != nil {
+		return nil, err
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT cycle, state, relocations, payments, alternative, day FROM totals_daily ORDER BY cycle, state, day`)
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t solidarity.DayTotals
+		var state string
+		var pay, alt int64
+		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt, &t.Day); err != nil {
+			return nil, internal("totals", err)
+		}
+		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		p.Daily = append(p.Daily, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("totals", err)
+	}
+	return p, nil
+}
+
+// TotalsThrough implements solidarity.Store from the daily totals: a few rows per
+// state, whatever the number of deliveries. SQLite's sum() fails on an overflow
+// rather than wrapping.
+func (s *Store) TotalsThrough(ctx context.Context, cycle int, through string) ([]solidarity.Totals, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT cycle, state, sum(relocations), sum(payments), sum(alternative)
+		FROM totals_daily WHERE cycle = ? AND day <= ? GROUP BY cycle, state ORDER BY state`, cycle, through)
+	if err != nil {
+		return nil, overflowOr(err, "totals")
 	}
 	out, err := scanTotals(rows)
 	if err != nil {
-		return 0, nil, err
+		return nil, overflowOr(err, "totals")
 	}
-	return seq, out, nil
+	return out, nil
+}
+
+// overflowOr maps SQLite's "integer overflow" of sum() to the overflow error; any
+// other error is internal.
+func overflowOr(err error, op string) error {
+	if strings.Contains(err.Error(), "integer overflow") {
+		return solidarity.Overflow(solidarity.ECONFLICT, "a delivery total")
+	}
+	if _, ok := errors.AsType[*solidarity.Error](err); ok {
+		return err
+	}
+	return internal(op, err)
 }
 
 // txView is the View a check gets: queries in the batch transaction. They run with the

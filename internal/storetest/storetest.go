@@ -155,11 +155,11 @@ func all(t testing.TB, s solidarity.Store) []*solidarity.Entry {
 // verify checks the chain and the totals projection (AllTotals) against it.
 func verify(t testing.TB, s solidarity.Store) *ledger.Verification {
 	t.Helper()
-	seq, ts, err := s.AllTotals(context.Background())
+	p, err := s.AllTotals(context.Background())
 	if err != nil {
 		t.Fatalf("AllTotals: %v", err)
 	}
-	v, err := ledger.VerifyProjection(s.All(context.Background()), ledger.Projection{Seq: seq, Totals: ts}, time.Now())
+	v, err := ledger.VerifyProjection(s.All(context.Background()), p, time.Now())
 	if err != nil {
 		t.Fatalf("Verify: %v", err)
 	}
@@ -997,9 +997,9 @@ func testTotalsOverflow(t *testing.T, h Harness) {
 func testAllTotals(t *testing.T, h Harness) {
 	ctx := context.Background()
 	s := h.Store
-	seq, ts, err := s.AllTotals(ctx)
-	if err != nil || seq != 0 || len(ts) != 0 {
-		t.Fatalf("empty store: %d, %v, %v", seq, ts, err)
+	p, err := s.AllTotals(ctx)
+	if err != nil || p.Seq != 0 || len(p.Totals) != 0 || len(p.Daily) != 0 {
+		t.Fatalf("empty store: %+v, %v", p, err)
 	}
 	for i := range 30 {
 		mustAppend(t, s, "", delivery(t, cycle+i%3, states[i%5], deliveryTypes[i%3], int64(1+i), i))
@@ -1007,9 +1007,37 @@ func testAllTotals(t *testing.T, h Harness) {
 			mustAppend(t, s, "", pledge(t, cycle, states[i%5], i))
 		}
 	}
-	seq, ts, err = s.AllTotals(ctx)
+	p, err = s.AllTotals(ctx)
 	if err != nil {
 		t.Fatal(err)
+	}
+	seq, ts := p.Seq, p.Totals
+	// The daily rows: one per cycle, state and day, summing to the cycle's totals; and
+	// TotalsThrough the last day is the totals, through the day before the first
+	// delivery nothing.
+	byState := map[[2]string]solidarity.Totals{}
+	for i, d := range p.Daily {
+		if i > 0 && !dailyBefore(p.Daily[i-1], d) {
+			t.Fatalf("daily rows out of order: %v", p.Daily)
+		}
+		k := [2]string{strconv.Itoa(d.Cycle), string(d.State)}
+		sum, ok := ledger.AddTotals(byState[k], d.Totals)
+		if !ok {
+			t.Fatal("daily overflow")
+		}
+		byState[k] = sum
+	}
+	if fmt.Sprint(byState) != fmt.Sprint(ledgerSum(t, s)) {
+		t.Fatalf("daily rows sum to %v, want %v", byState, ledgerSum(t, s))
+	}
+	for _, c := range []int{cycle, cycle + 1, cycle + 2} {
+		through, err := s.TotalsThrough(ctx, c, ledger.Day(base.Add(time.Hour)))
+		if err != nil || fmt.Sprint(through) != fmt.Sprint(totals(t, s, c)) {
+			t.Fatalf("TotalsThrough(%d, the last day): %v, %v; want %v", c, through, err, totals(t, s, c))
+		}
+		if none, err := s.TotalsThrough(ctx, c, ledger.Day(base.AddDate(0, 0, -1))); err != nil || len(none) != 0 {
+			t.Fatalf("TotalsThrough(%d, the day before): %v, %v", c, none, err)
+		}
 	}
 	if n, _ := head(t, s); seq != n {
 		t.Fatalf("AllTotals at %d, head %d", seq, n)
@@ -1027,4 +1055,14 @@ func testAllTotals(t *testing.T, h Harness) {
 		}
 	}
 	mustVerify(t, s, seq)
+}
+
+func dailyBefore(a, b solidarity.DayTotals) bool {
+	if a.Cycle != b.Cycle {
+		return a.Cycle < b.Cycle
+	}
+	if a.State != b.State {
+		return a.State < b.State
+	}
+	return a.Day < b.Day
 }
