@@ -38,10 +38,12 @@ type Store interface {
 	// day, with the last entry they include: read in one read-only snapshot, so that
 	// verification can compare the projection with the entries up to it.
 	AllTotals(ctx context.Context) (*Projection, error)
-	// TotalsThrough returns a cycle's delivery totals from the deliveries recorded on
-	// or before the UTC day through ("2006-01-02"), one row per state that delivered,
-	// in state order: the balances as of that day. A sum that does not fit is ECONFLICT.
-	TotalsThrough(ctx context.Context, cycle int, through string) ([]Totals, error)
+	// TotalsAt returns a cycle's delivery totals from the deliveries recorded at or
+	// before at, one row per state that delivered, in state order: the balances as of
+	// then. The days before at's UTC day come from the daily totals, and that day's
+	// deliveries up to at from the entries (none to read when at ends the day), so the
+	// cost does not grow with the ledger. A sum that does not fit is ECONFLICT.
+	TotalsAt(ctx context.Context, cycle int, at time.Time) ([]Totals, error)
 	View
 
 	// CreateUser adds a user; a taken name is ECONFLICT. passwordHash may be "" for

@@ -287,6 +287,46 @@ type projKey struct {
 // Day is the UTC day of t as the daily totals name it: "2006-01-02".
 func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
+// SplitAt splits the instant at for Store.TotalsAt: the daily totals count through the
+// day through ("2006-01-02"), and the entries recorded from from to at (inclusive)
+// are added to them; partial is false when at is the last microsecond of its UTC day,
+// so that no entry need be read.
+func SplitAt(at time.Time) (through string, from time.Time, partial bool) {
+	at = Normalize(at)
+	start := at.Truncate(24 * time.Hour)
+	if next := at.Add(time.Microsecond); next.Truncate(24 * time.Hour).Equal(next) {
+		return Day(at), time.Time{}, false
+	}
+	return Day(start.Add(-time.Microsecond)), start, true
+}
+
+// AddDeliveries adds to totals (rows in state order) the deliveries among es, and
+// returns the rows in state order: what a store adds to the daily totals for the part
+// of a day that TotalsAt reads from the entries.
+func AddDeliveries(totals []solidarity.Totals, es []*solidarity.Entry) ([]solidarity.Totals, error) {
+	byState := map[solidarity.MemberState]solidarity.Totals{}
+	for _, t := range totals {
+		byState[t.State] = t
+	}
+	for _, e := range es {
+		d, ok, err := Delta(e)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		t, fits := AddTotals(byState[e.State], d)
+		if !fits {
+			return nil, solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("the %d delivery totals of %s", e.Cycle, e.State))
+		}
+		byState[e.State] = t
+	}
+	out := slices.Collect(maps.Values(byState))
+	slices.SortFunc(out, func(a, b solidarity.Totals) int { return strings.Compare(string(a.State), string(b.State)) })
+	return out, nil
+}
+
 // Delta returns what e adds to its state's delivery totals, and false for entries that
 // are not deliveries. Both stores update their totals with it in the append
 // transaction, so totals are always the sum over the entries.

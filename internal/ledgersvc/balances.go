@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"slices"
-	"strings"
 	"time"
 
 	"solidarity"
@@ -196,56 +194,15 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 }
 
 // totalsAsOf returns a cycle's delivery totals from the entries recorded at or before
-// cut: the store's projection when cut is zero (every entry); its daily totals up to
-// a day when cut is the end of that day (as ParseAsOf reads a date), a few rows per
-// state; and otherwise, for a time within a day, the sum of the delivery entries up
-// to cut (ledger.AddTotals), read a page at a time. Entries are compared by their
-// time, not their order, so the result is exactly the ledger's prefix at that time.
+// cut: the store's projection when cut is zero (every entry), else Store.TotalsAt
+// (the daily totals, and the entries of cut's day up to cut). Entries are compared by
+// their time, not their order, so the result is exactly the ledger's prefix at that
+// time.
 func (s *Service) totalsAsOf(ctx context.Context, year int, cut time.Time) ([]solidarity.Totals, error) {
 	if cut.IsZero() {
 		return s.Store.Totals(ctx, year)
 	}
-	if next := cut.Add(time.Microsecond); next.UTC().Truncate(24 * time.Hour).Equal(next) {
-		return s.Store.TotalsThrough(ctx, year, ledger.Day(cut))
-	}
-	const page = 1000
-	sums := map[solidarity.MemberState]solidarity.Totals{}
-	for _, t := range []solidarity.EntryType{solidarity.RelocationDelivered, solidarity.PaymentMade, solidarity.AlternativeDelivered} {
-		f := solidarity.EntryFilter{Cycle: &year, Type: &t, Limit: page}
-		for {
-			es, err := s.Store.Entries(ctx, f)
-			if err != nil {
-				return nil, err
-			}
-			for _, e := range es {
-				if e.At.After(cut) {
-					continue
-				}
-				d, ok, err := ledger.Delta(e)
-				if err != nil {
-					return nil, err
-				}
-				if !ok {
-					continue
-				}
-				sum, fits := ledger.AddTotals(sums[e.State], d)
-				if !fits {
-					return nil, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("the %d delivery totals of %s", year, e.State))
-				}
-				sums[e.State] = sum
-			}
-			if len(es) < page {
-				break
-			}
-			f.AfterSeq = es[len(es)-1].Seq
-		}
-	}
-	out := make([]solidarity.Totals, 0, len(sums))
-	for _, t := range sums {
-		out = append(out, t)
-	}
-	slices.SortFunc(out, func(a, b solidarity.Totals) int { return strings.Compare(string(a.State), string(b.State)) })
-	return out, nil
+	return s.Store.TotalsAt(ctx, year, cut)
 }
 
 func deliveredUnits(t solidarity.Totals, offsets int64, ratioCents *big.Rat) *big.Rat {

@@ -29,9 +29,10 @@ func BenchmarkBalances(b *testing.B) {
 }
 
 // BenchmarkBalancesAsOf is BenchmarkBalances as of a past day (the deliveries are
-// recorded on 2027-03-01; the clock is moved a day on): the ledger as it stood at the
-// end of that day, from the daily totals (a few rows per state) for a date, and from
-// the delivery entries themselves for a time within a day, which grows with them.
+// recorded on 2027-03-01; the clock is moved a day on): the ledger as it stood then,
+// from the daily totals (a few rows per state) for a date, and for a time within a day
+// from the daily totals of the days before and that day's delivery entries up to the
+// time — here the worst case, every delivery of the ledger recorded on that day.
 func BenchmarkBalancesAsOf(b *testing.B) {
 	name := backend
 	if name == "" {

@@ -145,20 +145,41 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	return p, tx.Commit(ctx)
 }
 
-// TotalsThrough implements solidarity.Store from the daily totals: a few rows per
-// state, whatever the number of deliveries. sum(bigint) is numeric; the cast back
-// fails (22003) rather than wrapping.
-func (s *Store) TotalsThrough(ctx context.Context, cycle int, through string) ([]solidarity.Totals, error) {
-	rows, err := s.pool.Query(ctx, `SELECT cycle, state, sum(relocations)::bigint, sum(payments)::bigint, sum(alternative)::bigint
+// TotalsAt implements solidarity.Store: the daily totals through the day before at's
+// (sum(bigint) is numeric; the cast back fails with 22003 rather than wrapping), and
+// at's day's deliveries up to at, read through entries_cycle_type_at, in one
+// REPEATABLE READ, READ ONLY transaction.
+func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solidarity.Totals, error) {
+	through, from, partial := ledger.SplitAt(at)
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	defer tx.Rollback(ctx)
+	rows, err := tx.Query(ctx, `SELECT cycle, state, sum(relocations)::bigint, sum(payments)::bigint, sum(alternative)::bigint
 		FROM totals_daily WHERE cycle = $1 AND day <= $2 GROUP BY cycle, state ORDER BY state`, cycle, through)
 	if err != nil {
 		return nil, failTotals(err)
 	}
 	out, err := scanTotals(rows)
-	if err != nil && pgCode(err) == numericOutOfRange {
-		return nil, failTotals(err)
+	if err != nil {
+		if pgCode(err) == numericOutOfRange {
+			return nil, failTotals(err)
+		}
+		return nil, err
 	}
-	return out, err
+	if partial {
+		es, err := queryEntries(ctx, tx, `SELECT `+entryColumns+` FROM entries
+			WHERE cycle = $1 AND type = ANY($2) AND at >= $3 AND at <= $4 ORDER BY seq`,
+			cycle, []string{string(solidarity.RelocationDelivered), string(solidarity.PaymentMade), string(solidarity.AlternativeDelivered)}, from, at)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = ledger.AddDeliveries(out, es); err != nil {
+			return nil, err
+		}
+	}
+	return out, tx.Commit(ctx)
 }
 
 // addDailyTotals adds a delivery to its day's row of the daily totals (queued with the

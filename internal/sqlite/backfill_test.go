@@ -18,7 +18,7 @@ func TestDailyTotalsBackfill(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		if _, err := db.Exec(`DROP TABLE totals_daily; DELETE FROM schema_migrations WHERE name LIKE '%0005_totals_daily.sql'`); err != nil {
+		if _, err := db.Exec(`DROP TABLE totals_daily; DROP INDEX entries_cycle_type_at; DELETE FROM schema_migrations WHERE name LIKE '%0005_totals_daily.sql'`); err != nil {
 			t.Fatal(err)
 		}
 	}, func() solidarity.Store { return mustOpen(t, path) })

@@ -278,25 +278,41 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	return p, nil
 }
 
-// TotalsThrough implements solidarity.Store from the daily totals: a few rows per
-// state, whatever the number of deliveries. SQLite's sum() fails on an overflow
-// rather than wrapping.
-func (s *Store) TotalsThrough(ctx context.Context, cycle int, through string) ([]solidarity.Totals, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT cycle, state, sum(relocations), sum(payments), sum(alternative)
+// TotalsAt implements solidarity.Store: the daily totals through the day before at's
+// (sum() fails on an overflow rather than wrapping), and at's day's deliveries up to
+// at, read through entries_cycle_type_at, in one read transaction.
+func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solidarity.Totals, error) {
+	through, from, partial := ledger.SplitAt(at)
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, sum(relocations), sum(payments), sum(alternative)
 		FROM totals_daily WHERE cycle = ? AND day <= ? GROUP BY cycle, state ORDER BY state`, cycle, through)
 	if err != nil {
 		return nil, overflowOr(err, "totals")
 	}
 	out, err := scanTotals(rows)
-	if err != nil {
-		return nil, overflowOr(err, "totals")
+	if err != nil || !partial {
+		return out, overflowOr(err, "totals")
 	}
-	return out, nil
+	es, err := queryEntries(ctx, tx, `SELECT `+entryColumns+` FROM entries
+		WHERE cycle = ? AND type IN (?, ?, ?) AND at >= ? AND at <= ? ORDER BY seq`,
+		cycle, string(solidarity.RelocationDelivered), string(solidarity.PaymentMade), string(solidarity.AlternativeDelivered),
+		formatTime(from), formatTime(at))
+	if err != nil {
+		return nil, err
+	}
+	return ledger.AddDeliveries(out, es)
 }
 
 // overflowOr maps SQLite's "integer overflow" of sum() to the overflow error; any
 // other error is internal.
 func overflowOr(err error, op string) error {
+	if err == nil {
+		return nil
+	}
 	if strings.Contains(err.Error(), "integer overflow") {
 		return solidarity.Overflow(solidarity.ECONFLICT, "a delivery total")
 	}

@@ -12,7 +12,7 @@ import (
 
 // Backfill checks migration 0005 (the daily delivery totals) on a ledger written
 // before it: it appends deliveries over several days to s, calls forget — which must
-// drop the daily totals and the record of their migration, behind the store's back —
+// drop the daily totals, the index entries_cycle_type_at and the record of their migration, behind the store's back —
 // and reopen, which must open the same database again (running the migration), and
 // checks that the backfilled projection is ledger.Project over the entries.
 func Backfill(t *testing.T, s solidarity.Store, forget func(), reopen func() solidarity.Store) {

@@ -1055,13 +1055,39 @@ func testAllTotals(t *testing.T, h Harness) {
 	if fmt.Sprint(byState) != fmt.Sprint(ledgerSum(t, s)) {
 		t.Fatalf("daily rows sum to %v, want %v", byState, ledgerSum(t, s))
 	}
+	endOfDay := base.Truncate(24 * time.Hour).Add(24*time.Hour - time.Microsecond)
 	for _, c := range []int{cycle, cycle + 1, cycle + 2} {
-		through, err := s.TotalsThrough(ctx, c, ledger.Day(base.Add(time.Hour)))
+		through, err := s.TotalsAt(ctx, c, endOfDay)
 		if err != nil || fmt.Sprint(through) != fmt.Sprint(totals(t, s, c)) {
-			t.Fatalf("TotalsThrough(%d, the last day): %v, %v; want %v", c, through, err, totals(t, s, c))
+			t.Fatalf("TotalsAt(%d, the end of the day): %v, %v; want %v", c, through, err, totals(t, s, c))
 		}
-		if none, err := s.TotalsThrough(ctx, c, ledger.Day(base.AddDate(0, 0, -1))); err != nil || len(none) != 0 {
-			t.Fatalf("TotalsThrough(%d, the day before): %v, %v", c, none, err)
+		if none, err := s.TotalsAt(ctx, c, endOfDay.AddDate(0, 0, -1)); err != nil || len(none) != 0 {
+			t.Fatalf("TotalsAt(%d, the day before): %v, %v", c, none, err)
+		}
+		// Within the day: the entries up to then.
+		for _, at := range []time.Time{base.Add(-time.Microsecond), base.Add(10 * time.Second), base.Add(10*time.Second + time.Microsecond)} {
+			var upTo []*solidarity.Entry
+			for _, e := range all(t, s) {
+				if !e.At.After(at) {
+					upTo = append(upTo, e)
+				}
+			}
+			want, _ := ledger.Sum(func(yield func(*solidarity.Entry, error) bool) {
+				for _, e := range upTo {
+					if e.Cycle == c && !yield(e, nil) {
+						return
+					}
+				}
+			})
+			got, err := s.TotalsAt(ctx, c, at)
+			if err != nil || len(got) != len(want) {
+				t.Fatalf("TotalsAt(%d, %s): %v, %v; want %v", c, at, got, err, want)
+			}
+			for _, x := range got {
+				if want[[2]string{strconv.Itoa(c), string(x.State)}] != x {
+					t.Fatalf("TotalsAt(%d, %s): %v; want %v", c, at, got, want)
+				}
+			}
 		}
 	}
 	if n, _ := head(t, s); seq != n {

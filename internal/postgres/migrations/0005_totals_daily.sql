@@ -22,3 +22,6 @@ SELECT cycle, state, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD'),
 FROM entries
 WHERE type IN ('relocation.delivered', 'payment.made', 'alternative.delivered')
 GROUP BY 1, 2, 3;
+
+-- Balances as of a time within a day read that day's deliveries up to it.
+CREATE INDEX entries_cycle_type_at ON entries (cycle, type, at);

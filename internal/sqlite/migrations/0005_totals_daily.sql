@@ -22,3 +22,6 @@ SELECT cycle, state, substr(at, 1, 10),
 FROM entries
 WHERE type IN ('relocation.delivered', 'payment.made', 'alternative.delivered')
 GROUP BY cycle, state, substr(at, 1, 10);
+
+-- Balances as of a time within a day read that day's deliveries up to it.
+CREATE INDEX entries_cycle_type_at ON entries (cycle, type, at);
