@@ -150,6 +150,7 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 // at's day's deliveries up to at, read through entries_cycle_type_at, in one
 // REPEATABLE READ, READ ONLY transaction.
 func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solidarity.Totals, error) {
+	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
 	through, from, partial := ledger.SplitAt(at)
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {

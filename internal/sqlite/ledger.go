@@ -282,6 +282,7 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 // (sum() fails on an overflow rather than wrapping), and at's day's deliveries up to
 // at, read through entries_cycle_type_at, in one read transaction.
 func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solidarity.Totals, error) {
+	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
 	through, from, partial := ledger.SplitAt(at)
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
