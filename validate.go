@@ -1,14 +1,12 @@
 package solidarity
 
-import (
-	"fmt"
-	"math/big"
-	"strings"
-)
+import "fmt"
 
 // Validation of the payloads that carry figures. The service calls these before it
 // writes anything, for every write path alike (API, forms, CLI); the cycle file applies
-// the same bounds (bounds.go) when it is parsed.
+// the same bounds (bounds.go) when it is parsed. A deduction's extent is checked by the
+// service (ledgersvc checkExtent), whose fraction goes through internal/bound's exact
+// parser, with the same bound on relocations.
 
 // Validate checks a pledge (Art. 56(2), Art. 57(1)): a known type, and an amount in the
 // type's unit, from 1 to the bound. A pledge of nothing is its own type, NoPledge
@@ -17,7 +15,7 @@ import (
 func (p PledgePayload) Validate() error {
 	switch {
 	case !p.Type.Valid():
-		return &Error{Code: EINVALID, Field: "type", Article: "Art. 56(2)",
+		return &Error{Code: EINVALID, Field: "type", Article: "Art. 56(2) AMMR",
 			Message: fmt.Sprintf("pledge type %q is not one of %v", p.Type, PledgeTypes())}
 	case p.Type == NoPledge:
 		if p.Relocations != 0 || p.EURCents != 0 {
@@ -25,24 +23,24 @@ func (p PledgePayload) Validate() error {
 		}
 	case p.Type.InUnits():
 		if p.EURCents != 0 {
-			return &Error{Code: EINVALID, Field: "eur_cents", Article: "Art. 56(2)",
+			return &Error{Code: EINVALID, Field: "eur_cents", Article: "Art. 56(2) AMMR",
 				Message: fmt.Sprintf("a %s pledge is counted in relocations, not euros", p.Type)}
 		}
 		if p.Relocations <= 0 {
-			return &Error{Code: EINVALID, Field: "relocations", Article: "Art. 56(2)",
+			return &Error{Code: EINVALID, Field: "relocations", Article: "Art. 56(2) AMMR",
 				Message: fmt.Sprintf("a %s pledge needs a positive number of relocations (pledge type none records a pledge of nothing)", p.Type)}
 		}
-		return CheckPersons("relocations", "Art. 56(2)", p.Relocations, 1)
+		return CheckPersons("relocations", "Art. 56(2) AMMR", p.Relocations, 1)
 	default:
 		if p.Relocations != 0 {
-			return &Error{Code: EINVALID, Field: "relocations", Article: "Art. 56(2)",
+			return &Error{Code: EINVALID, Field: "relocations", Article: "Art. 56(2) AMMR",
 				Message: fmt.Sprintf("a %s pledge is counted in euros, not relocations", p.Type)}
 		}
 		if p.EURCents <= 0 {
-			return &Error{Code: EINVALID, Field: "eur_cents", Article: "Art. 56(2)",
+			return &Error{Code: EINVALID, Field: "eur_cents", Article: "Art. 56(2) AMMR",
 				Message: fmt.Sprintf("a %s pledge needs a positive amount in euros (pledge type none records a pledge of nothing)", p.Type)}
 		}
-		return CheckCents("eur_cents", "Art. 56(2)", p.EURCents, 1)
+		return CheckCents("eur_cents", "Art. 56(2) AMMR", p.EURCents, 1)
 	}
 	return nil
 }
@@ -54,13 +52,13 @@ func (p DeliveryPayload) Validate(t EntryType) error {
 	switch t {
 	case RelocationDelivered:
 		if p.Relocations <= 0 || p.EURCents != 0 {
-			return &Error{Code: EINVALID, Field: "relocations", Article: "Arts. 67–68", Message: "a relocation delivery is a positive number of persons"}
+			return &Error{Code: EINVALID, Field: "relocations", Article: "Art. 67 AMMR; Art. 68 AMMR", Message: "a relocation delivery is a positive number of persons"}
 		}
-		return CheckPersons("relocations", "Arts. 67–68", p.Relocations, 1)
+		return CheckPersons("relocations", "Art. 67 AMMR; Art. 68 AMMR", p.Relocations, 1)
 	case PaymentMade, AlternativeDelivered:
-		article, what := "Art. 64", "a payment is a positive amount in euro"
+		article, what := "Art. 64 AMMR", "a payment is a positive amount in euro"
 		if t == AlternativeDelivered {
-			article, what = "Art. 65", "alternative measures are valued as a positive amount in euro"
+			article, what = "Art. 65 AMMR", "alternative measures are valued as a positive amount in euro"
 		}
 		if p.EURCents <= 0 || p.Relocations != 0 {
 			return &Error{Code: EINVALID, Field: "eur_cents", Article: article, Message: what}
@@ -73,11 +71,11 @@ func (p DeliveryPayload) Validate(t EntryType) error {
 // Validate checks an offset request or offer (Arts. 63, 69(1)): a positive number of
 // applications within the bound, and a Member State as the counterpart.
 func (p OffsetPayload) Validate() error {
-	if err := CheckPersons("applications", "Art. 69(1)", p.Applications, 1); err != nil {
+	if err := CheckPersons("applications", "Art. 69(1) AMMR", p.Applications, 1); err != nil {
 		return err
 	}
 	if !p.Counterpart.Valid() {
-		return &Error{Code: EINVALID, Field: "counterpart", Article: "Art. 69(1)", Message: "the counterpart must be a Member State"}
+		return &Error{Code: EINVALID, Field: "counterpart", Article: "Art. 69(1) AMMR", Message: "the counterpart must be a Member State"}
 	}
 	return nil
 }
@@ -85,38 +83,5 @@ func (p OffsetPayload) Validate() error {
 // Validate checks a reply to an offset (Art. 69(2)): a number of applications accepted
 // within the bound (the service checks it against the number asked).
 func (p ReplyPayload) Validate() error {
-	return CheckPersons("accepted", "Art. 69(2)", p.Accepted, 0)
-}
-
-// ValidateExtent checks that a deduction (Arts. 61–62) is exactly one of full, a
-// fraction of the fair share in (0, 1], or a number of relocations within the bound.
-func (p DeductionPayload) ValidateExtent() error {
-	n := 0
-	if p.Full {
-		n++
-	}
-	if p.Fraction != "" {
-		n++
-		// A short plain fraction ("1/2", "0.25"): no exponent, whose expansion could cost
-		// any amount of big-number work.
-		var r *big.Rat
-		ok := len(p.Fraction) <= 40 && !strings.ContainsAny(p.Fraction, "eEpP")
-		if ok {
-			r, ok = new(big.Rat).SetString(p.Fraction)
-		}
-		if !ok || r.Sign() <= 0 || r.Cmp(big.NewRat(1, 1)) > 0 {
-			return &Error{Code: EINVALID, Field: "fraction", Article: "Arts. 61–62",
-				Message: fmt.Sprintf("a partial deduction is a fraction in (0, 1], got %q", p.Fraction)}
-		}
-	}
-	if p.Relocations != 0 {
-		n++
-		if err := CheckPersons("relocations", "Arts. 61–62", p.Relocations, 1); err != nil {
-			return err
-		}
-	}
-	if n != 1 {
-		return &Error{Code: EINVALID, Field: "full", Article: "Arts. 61–62", Message: "a deduction is exactly one of full, fraction or relocations"}
-	}
-	return nil
+	return CheckPersons("accepted", "Art. 69(2) AMMR", p.Accepted, 0)
 }

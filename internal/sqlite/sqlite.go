@@ -71,7 +71,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		}
 		return path + "?" + q.Encode()
 	}
-	write, err := sql.Open("sqlite", dsn("_journal_mode", "WAL", "_txlock", "immediate"))
+	// secure_delete: deleted and overwritten content (an erased personal record) is
+	// zeroed in the file, not left in free space.
+	write, err := sql.Open("sqlite", dsn("_journal_mode", "WAL", "_txlock", "immediate", "_pragma", "secure_delete(1)"))
 	if err != nil {
 		return nil, internal("open", err)
 	}

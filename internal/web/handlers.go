@@ -55,11 +55,13 @@ func (s *Server) poolFor(r *http.Request, cy *solidarity.Cycle) (*report.Pool, e
 
 // shippedPool computes the pool of the shipped cycle named by {year}.
 func (s *Server) shippedPool(r *http.Request) (*report.Pool, error) {
-	cy, err := s.cycle(r)
-	if err != nil {
-		return nil, err
-	}
-	return s.poolFor(r, cy)
+	return s.pools.shippedPool(r, func() (*report.Pool, error) {
+		cy, err := s.cycle(r)
+		if err != nil {
+			return nil, err
+		}
+		return s.poolFor(r, cy)
+	})
 }
 
 // poolState computes the pool of {year} and picks the row of {state}.

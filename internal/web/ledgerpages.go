@@ -51,7 +51,7 @@ func (s *Server) dashboardPool(r *http.Request) (*report.Pool, *live, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := s.ledger.Balances(r.Context(), year, asOf)
+	b, err := s.balances(r.Context(), year, asOf)
 	switch {
 	case solidarity.ErrorCode(err) == solidarity.ENOTFOUND:
 		p, err := s.shippedPool(r) // not in the ledger: the shipped file, if any

@@ -60,6 +60,8 @@ type Server struct {
 	europe  *euromap.Map
 	mux     *http.ServeMux
 	handler http.Handler
+	budget  time.Duration // of one request (budget.go)
+	pools   poolCache     // balances as of now and shipped pools (poolcache.go)
 }
 
 // Option configures a Server.
@@ -140,8 +142,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/pool/"+itoa(s.DefaultCycle), http.StatusFound)
 	})
-	mux.HandleFunc("GET /pool/{year}", s.handlePoolPage)
-	mux.HandleFunc("GET /pool/{year}/states/{state}", s.handleStatePage)
+	mux.HandleFunc("GET /pool/{year}", s.publicPage(s.handlePoolPage))
+	mux.HandleFunc("GET /pool/{year}/states/{state}", s.publicPage(s.handleStatePage))
 	mux.HandleFunc("POST /pool/{year}/states/{state}/pledges", s.pages(s.handlePledgeForm))
 	mux.HandleFunc("POST /pool/{year}/states/{state}/deliveries", s.pages(s.handleDeliveryForm))
 	mux.HandleFunc("GET /ledger", s.pages(s.handleLedgerPage))
@@ -164,14 +166,14 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /relocation/accept", s.casePages(s.handleAcceptForm))
 
 	mux.HandleFunc("GET /api/v1/cycles", s.handleCycles)
-	mux.HandleFunc("GET /api/v1/cycles/{year}/pool", s.handlePool)
+	mux.HandleFunc("GET /api/v1/cycles/{year}/pool", s.publicPage(s.handlePool))
 	mux.HandleFunc("GET /api/v1/cycles/{year}/pool/states/{state}", s.handlePoolState)
 	mux.HandleFunc("POST /api/v1/pool", s.handlePoolPost)
 	mux.HandleFunc("GET /api/v1/key", s.handleKey)
 	mux.HandleFunc("GET /api/v1/datasets", s.handleDatasets)
 	mux.HandleFunc("GET /api/v1/datasets/{id}", s.handleDataset)
 
-	mux.HandleFunc("GET /api/v1/ledger/cycles/{year}/balances", s.api(s.handleBalances))
+	mux.HandleFunc("GET /api/v1/ledger/cycles/{year}/balances", s.publicPage(s.api(s.handleBalances)))
 	mux.HandleFunc("GET /api/v1/ledger/entries", s.api(s.handleEntries))
 	mux.HandleFunc("GET /api/v1/ledger/verify", s.api(s.handleVerify))
 	mux.HandleFunc("POST /api/v1/ledger/cycles", s.authed(s.handleCreateCycle))
@@ -216,6 +218,7 @@ func (s *Server) routes() http.Handler {
 		s.apiError(w, r, &solidarity.Error{Code: solidarity.EUNAUTHORIZED, Message: "cross-origin request refused"})
 	}))
 	h = cop.Handler(h)
+	h = s.withBudget(h)
 	h = securityHeaders(h)
 	h = s.observe(h)
 	return h
