@@ -202,38 +202,37 @@ func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, pre
 // overflow into a REAL, which would break every later read of the row, where a sum
 // that does not fit must refuse the append (ECONFLICT) and write nothing.
 func addTotals(ctx context.Context, tx *sql.Tx, d solidarity.Totals, at time.Time) error {
-	day := ledger.Day(at)
-	for _, table := range []struct{ where, insert string }{
-		{`FROM totals WHERE cycle = ? AND state = ?`, `INSERT INTO totals (cycle, state, relocations, payments, alternative) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (cycle, state) DO UPDATE SET`},
-		{`FROM totals_daily WHERE cycle = ? AND state = ? AND day = ?`, `INSERT INTO totals_daily (cycle, state, relocations, payments, alternative, day) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (cycle, state, day) DO UPDATE SET`},
-	} {
-		args := []any{d.Cycle, string(d.State)}
-		if strings.Contains(table.where, "day") {
-			args = append(args, day)
-		}
-		var cur solidarity.Totals
-		var pay, alt int64
-		err := tx.QueryRowContext(ctx, `SELECT relocations, payments, alternative `+table.where, args...).Scan(&cur.Relocations, &pay, &alt)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return internal("append", err)
-		}
-		cur.Payments, cur.Alternative = solidarity.Cents(pay), solidarity.Cents(alt)
-		sum, ok := ledger.AddTotals(cur, d)
-		if !ok {
-			return solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("the %d delivery totals of %s", d.Cycle, d.State))
-		}
-		vals := []any{sum.Cycle, string(sum.State), sum.Relocations, int64(sum.Payments), int64(sum.Alternative)}
-		if len(args) == 3 {
-			vals = append(vals, day)
-		}
-		if _, err := tx.ExecContext(ctx, table.insert+`
-				relocations = excluded.relocations,
-				payments    = excluded.payments,
-				alternative = excluded.alternative`, vals...); err != nil {
-			return internal("append", err)
-		}
+	if err := addRow(ctx, tx, d, "totals", "cycle = ? AND state = ?", d.Cycle, string(d.State)); err != nil {
+		return err
+	}
+	return addRow(ctx, tx, d, "totals_daily", "cycle = ? AND state = ? AND day = ?", d.Cycle, string(d.State), ledger.Day(at))
+}
+
+// addRow adds d to the row of table that key (on the values keyVals) names, creating
+// it: the current row is read, the sum checked, and the new figures written.
+func addRow(ctx context.Context, tx *sql.Tx, d solidarity.Totals, table, key string, keyVals ...any) error {
+	var cur solidarity.Totals
+	var pay, alt int64
+	err := tx.QueryRowContext(ctx, `SELECT relocations, payments, alternative FROM `+table+` WHERE `+key, keyVals...).Scan(&cur.Relocations, &pay, &alt)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return internal("append", err)
+	}
+	cur.Payments, cur.Alternative = solidarity.Cents(pay), solidarity.Cents(alt)
+	sum, ok := ledger.AddTotals(cur, d)
+	if !ok {
+		return solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("the %d delivery totals of %s", d.Cycle, d.State))
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		cols := strings.NewReplacer(" = ? AND ", ", ", " = ?", "").Replace(key) // "cycle, state[, day]"
+		_, err = tx.ExecContext(ctx, `INSERT INTO `+table+` (relocations, payments, alternative, `+cols+`)
+			VALUES (?, ?, ?`+strings.Repeat(", ?", len(keyVals))+`)`,
+			append([]any{sum.Relocations, int64(sum.Payments), int64(sum.Alternative)}, keyVals...)...)
+	} else {
+		_, err = tx.ExecContext(ctx, `UPDATE `+table+` SET relocations = ?, payments = ?, alternative = ? WHERE `+key,
+			append([]any{sum.Relocations, int64(sum.Payments), int64(sum.Alternative)}, keyVals...)...)
+	}
+	if err != nil {
+		return internal("append", err)
 	}
 	return nil
 }
