@@ -104,11 +104,14 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 	if err := authorize(ctx, solidarity.ReadPublished, ""); err != nil {
 		return nil, err
 	}
-	// cut is the last instant whose entries count; zero when every entry does.
+	// cut is the last instant whose entries count; zero when every entry does (now, or
+	// a day to come: then the pace is the one expected by that day, on what is
+	// recorded so far).
 	var cut time.Time
-	if now := s.now(); asOf.IsZero() || !asOf.Before(now) {
+	switch now := s.now(); {
+	case asOf.IsZero():
 		asOf = now
-	} else {
+	case asOf.Before(now):
 		cut = asOf
 	}
 	head, _, err := s.Store.Head(ctx)
