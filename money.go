@@ -8,13 +8,6 @@ import (
 // Cents is an amount of money in euro cents. Money is never a float.
 type Cents int64
 
-// Bounds on figures read from outside. They are far above any real pool (the whole EU
-// GDP is about EUR 18 trillion) and keep every sum of a pool inside int64.
-const (
-	MaxRelocations = 1_000_000_000                // persons
-	MaxCents       = Cents(1_000_000_000_000_000) // EUR 10 trillion
-)
-
 // EUR returns whole euros as Cents.
 func EUR(euros int64) Cents { return Cents(euros * 100) }
 

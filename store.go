@@ -34,6 +34,16 @@ type Store interface {
 	All(ctx context.Context) iter.Seq2[*Entry, error]
 	// Head returns the last sequence number and hash ("" and 0 when empty).
 	Head(ctx context.Context) (seq int64, hash string, err error)
+	// AllTotals returns the delivery totals of every cycle, per state and per state and
+	// day, with the last entry they include: read in one read-only snapshot, so that
+	// verification can compare the projection with the entries up to it.
+	AllTotals(ctx context.Context) (*Projection, error)
+	// TotalsAt returns a cycle's delivery totals from the deliveries recorded at or
+	// before at, one row per state that delivered, in state order: the balances as of
+	// then. The days before at's UTC day come from the daily totals, and that day's
+	// deliveries up to at from the entries (none to read when at ends the day), so the
+	// cost does not grow with the ledger. A sum that does not fit is ECONFLICT.
+	TotalsAt(ctx context.Context, cycle int, at time.Time) ([]Totals, error)
 	View
 
 	// CreateUser adds a user; a taken name is ECONFLICT. passwordHash may be "" for
@@ -111,6 +121,22 @@ type Totals struct {
 	Relocations int64       `json:"relocations"`
 	Payments    Cents       `json:"payments_eur_cents"`
 	Alternative Cents       `json:"alternative_eur_cents"`
+}
+
+// Projection is what a store derives from the delivery entries (ledger.Delta), read
+// in one snapshot: the totals per (cycle, state) and per (cycle, state, UTC day of
+// recording), and Seq, the last entry they include. Rows are in (cycle, state, day)
+// order.
+type Projection struct {
+	Seq    int64
+	Totals []Totals
+	Daily  []DayTotals
+}
+
+// DayTotals are a state's deliveries in a cycle recorded on one UTC day.
+type DayTotals struct {
+	Day string // "2006-01-02"
+	Totals
 }
 
 // Credential is a hashed secret that authenticates a user: an API token ("token") or a

@@ -8,12 +8,16 @@ package ledger
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"iter"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"solidarity"
@@ -86,6 +90,20 @@ type Verification struct {
 	BadSeq   int64     `json:"bad_seq,omitempty"` // the first entry that does not match
 	Problem  string    `json:"problem,omitempty"` // what is wrong with it
 	Verified time.Time `json:"verified_at"`
+	// BadTotals is the first row of the totals projection that differs from the sum
+	// of the entries (VerifyProjection), when the chain itself is good.
+	BadTotals *TotalsMismatch `json:"bad_totals,omitempty"`
+}
+
+// TotalsMismatch names a figure of the totals projection that is not the sum of the
+// entries: the published balances read the projection, so a changed row changes them.
+type TotalsMismatch struct {
+	Cycle       int                    `json:"cycle"`
+	State       solidarity.MemberState `json:"state"`
+	Type        solidarity.EntryType   `json:"type"`          // the delivery type of the figure
+	Day         string                 `json:"day,omitempty"` // of the daily totals; "" for the cycle's
+	Stored      int64                  `json:"stored"`
+	FromEntries int64                  `json:"from_entries"`
 }
 
 // Verify checks a chain given in sequence order: sequence numbers 1, 2, 3, ...,
@@ -123,6 +141,192 @@ func Verify(entries iter.Seq2[*solidarity.Entry, error], now time.Time) (*Verifi
 	return v, nil
 }
 
+// VerifyProjection checks the chain as Verify does and then, when the chain is good,
+// that every figure of p — the totals per cycle and state, and per cycle, state and
+// day — is the sum of the deliveries among the entries up to p.Seq (Delta); it names
+// the first figure that is not, in the order of cycle, state, day and delivery type. A
+// row missing on either side counts as zeros.
+func VerifyProjection(entries iter.Seq2[*solidarity.Entry, error], p *solidarity.Projection, now time.Time) (*Verification, error) {
+	pr := projector{upTo: p.Seq, sums: map[projKey]solidarity.Totals{}}
+	counted := func(yield func(*solidarity.Entry, error) bool) {
+		for e, err := range entries {
+			if err == nil {
+				pr.add(e)
+			}
+			if !yield(e, err) {
+				return
+			}
+		}
+	}
+	v, err := Verify(counted, now)
+	if err != nil || !v.OK {
+		return v, err
+	}
+	sums := pr.sums
+	switch {
+	case pr.err != nil:
+		v.OK, v.BadSeq, v.Problem = false, pr.badSeq, fmt.Sprintf("delivery cannot be summed: %v", pr.err)
+		return v, nil
+	case p.Seq > v.Entries:
+		v.OK, v.Problem = false, fmt.Sprintf("the totals projection includes entry %d, beyond the %d entries of the chain", p.Seq, v.Entries)
+		return v, nil
+	}
+	stored := map[projKey]solidarity.Totals{}
+	for _, t := range p.Totals {
+		stored[projKey{t.Cycle, t.State, ""}] = t
+	}
+	for _, t := range p.Daily {
+		if t.Day == "" {
+			t.Day = "?" // a daily row must name its day
+		}
+		stored[projKey{t.Cycle, t.State, t.Day}] = t.Totals
+	}
+	keys := make([]projKey, 0, len(stored)+len(sums))
+	for _, m := range []map[projKey]solidarity.Totals{stored, sums} {
+		for k := range m {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b projKey) int {
+		return cmp.Or(cmp.Compare(a.cycle, b.cycle), strings.Compare(string(a.state), string(b.state)), strings.Compare(a.day, b.day))
+	})
+	keys = slices.Compact(keys)
+	for _, k := range keys {
+		got, want := stored[k], sums[k]
+		for _, f := range []struct {
+			t         solidarity.EntryType
+			got, want int64
+		}{
+			{solidarity.RelocationDelivered, got.Relocations, want.Relocations},
+			{solidarity.PaymentMade, int64(got.Payments), int64(want.Payments)},
+			{solidarity.AlternativeDelivered, int64(got.Alternative), int64(want.Alternative)},
+		} {
+			if f.got == f.want {
+				continue
+			}
+			v.OK = false
+			v.BadTotals = &TotalsMismatch{Cycle: k.cycle, State: k.state, Type: f.t, Day: k.day, Stored: f.got, FromEntries: f.want}
+			what := fmt.Sprintf("the totals projection of cycle %d, %s", k.cycle, k.state)
+			if k.day != "" {
+				what = fmt.Sprintf("the daily totals projection of cycle %d, %s on %s", k.cycle, k.state, k.day)
+			}
+			v.Problem = fmt.Sprintf("%s, %s says %d where the entries up to %d sum to %d (the totals were changed outside the ledger)",
+				what, f.t, f.got, p.Seq, f.want)
+			return v, nil
+		}
+	}
+	return v, nil
+}
+
+// projector sums the deliveries among entries up to upTo into the rows of a
+// projection, stopping at the first entry it cannot sum.
+type projector struct {
+	upTo   int64
+	sums   map[projKey]solidarity.Totals
+	err    error
+	badSeq int64
+}
+
+func (pr *projector) add(e *solidarity.Entry) {
+	if e.Seq > pr.upTo || pr.err != nil {
+		return
+	}
+	d, ok, err := Delta(e)
+	if err != nil {
+		pr.err, pr.badSeq = err, e.Seq
+		return
+	}
+	if !ok {
+		return
+	}
+	for _, k := range []projKey{{e.Cycle, e.State, ""}, {e.Cycle, e.State, Day(e.At)}} {
+		t, fits := AddTotals(pr.sums[k], d)
+		if !fits {
+			pr.err, pr.badSeq = solidarity.Overflow(solidarity.ECONFLICT, "a delivery total"), e.Seq
+			return
+		}
+		pr.sums[k] = t
+	}
+}
+
+// Project returns the projection of the entries up to upTo: the totals and daily
+// totals the stores' projections must equal (VerifyProjection compares them).
+func Project(entries iter.Seq2[*solidarity.Entry, error], upTo int64) (*solidarity.Projection, error) {
+	pr := projector{upTo: upTo, sums: map[projKey]solidarity.Totals{}}
+	for e, err := range entries {
+		if err != nil {
+			return nil, err
+		}
+		pr.add(e)
+		if pr.err != nil {
+			return nil, pr.err
+		}
+	}
+	keys := slices.SortedFunc(maps.Keys(pr.sums), func(a, b projKey) int {
+		return cmp.Or(cmp.Compare(a.cycle, b.cycle), strings.Compare(string(a.state), string(b.state)), strings.Compare(a.day, b.day))
+	})
+	p := &solidarity.Projection{Seq: upTo}
+	for _, k := range keys {
+		if k.day == "" {
+			p.Totals = append(p.Totals, pr.sums[k])
+		} else {
+			p.Daily = append(p.Daily, solidarity.DayTotals{Day: k.day, Totals: pr.sums[k]})
+		}
+	}
+	return p, nil
+}
+
+// projKey names a row of a projection: a cycle and state, and a day for the daily
+// totals ("" for the cycle's).
+type projKey struct {
+	cycle int
+	state solidarity.MemberState
+	day   string
+}
+
+// Day is the UTC day of t as the daily totals name it: "2006-01-02".
+func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+// SplitAt splits the instant at for Store.TotalsAt: the daily totals count through the
+// day through ("2006-01-02"), and the entries recorded from from to at (inclusive)
+// are added to them; partial is false when at is the last microsecond of its UTC day,
+// so that no entry need be read.
+func SplitAt(at time.Time) (through string, from time.Time, partial bool) {
+	at = Normalize(at)
+	start := at.Truncate(24 * time.Hour)
+	if next := at.Add(time.Microsecond); next.Truncate(24 * time.Hour).Equal(next) {
+		return Day(at), time.Time{}, false
+	}
+	return Day(start.Add(-time.Microsecond)), start, true
+}
+
+// AddDeliveries adds to totals (rows in state order) the deliveries among es, and
+// returns the rows in state order: what a store adds to the daily totals for the part
+// of a day that TotalsAt reads from the entries.
+func AddDeliveries(totals []solidarity.Totals, es []*solidarity.Entry) ([]solidarity.Totals, error) {
+	byState := map[solidarity.MemberState]solidarity.Totals{}
+	for _, t := range totals {
+		byState[t.State] = t
+	}
+	for _, e := range es {
+		d, ok, err := Delta(e)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		t, fits := AddTotals(byState[e.State], d)
+		if !fits {
+			return nil, solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("the %d delivery totals of %s", e.Cycle, e.State))
+		}
+		byState[e.State] = t
+	}
+	out := slices.Collect(maps.Values(byState))
+	slices.SortFunc(out, func(a, b solidarity.Totals) int { return strings.Compare(string(a.State), string(b.State)) })
+	return out, nil
+}
+
 // Delta returns what e adds to its state's delivery totals, and false for entries that
 // are not deliveries. Both stores update their totals with it in the append
 // transaction, so totals are always the sum over the entries.
@@ -148,6 +352,17 @@ func Delta(e *solidarity.Entry) (solidarity.Totals, bool, error) {
 	return t, true, nil
 }
 
+// AddTotals returns t with the delivery d added (its cycle and state from d), and
+// false when a total would not fit an int64: an overflow is refused, never wrapped.
+func AddTotals(t, d solidarity.Totals) (solidarity.Totals, bool) {
+	var ok [3]bool
+	t.Cycle, t.State = d.Cycle, d.State
+	t.Relocations, ok[0] = solidarity.AddChecked(t.Relocations, d.Relocations)
+	t.Payments, ok[1] = solidarity.AddChecked(t.Payments, d.Payments)
+	t.Alternative, ok[2] = solidarity.AddChecked(t.Alternative, d.Alternative)
+	return t, ok == [3]bool{true, true, true}
+}
+
 // Sum folds entries into delivery totals per (cycle, state): the reference the stores'
 // projections must equal.
 func Sum(entries iter.Seq2[*solidarity.Entry, error]) (map[[2]string]solidarity.Totals, error) {
@@ -164,11 +379,10 @@ func Sum(entries iter.Seq2[*solidarity.Entry, error]) (map[[2]string]solidarity.
 			continue
 		}
 		k := [2]string{strconv.Itoa(e.Cycle), string(e.State)}
-		t := out[k]
-		t.Cycle, t.State = e.Cycle, e.State
-		t.Relocations += d.Relocations
-		t.Payments += d.Payments
-		t.Alternative += d.Alternative
+		t, ok := AddTotals(out[k], d)
+		if !ok {
+			return nil, fmt.Errorf("ledger: entry %d: %w", e.Seq, solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("the %d delivery totals of %s", e.Cycle, e.State)))
+		}
 		out[k] = t
 	}
 	return out, nil

@@ -43,16 +43,39 @@ type Pledged struct {
 	Alternative             solidarity.Cents
 }
 
-// Relocations returns relocation pledges of both kinds (Art. 56(2)(a)).
+// Relocations returns relocation pledges of both kinds (Art. 56(2)(a)). Compute
+// refuses pledges whose sums do not fit an int64 (checkSums), so for a computed pool the
+// sum is exact.
 func (p Pledged) Relocations() int64 { return p.RelocationApplicants + p.RelocationBeneficiaries }
+
+// add adds q to p, and reports false when a sum does not fit an int64.
+func (p *Pledged) add(q Pledged) bool {
+	var ok [5]bool
+	p.RelocationApplicants, ok[0] = solidarity.AddChecked(p.RelocationApplicants, q.RelocationApplicants)
+	p.RelocationBeneficiaries, ok[1] = solidarity.AddChecked(p.RelocationBeneficiaries, q.RelocationBeneficiaries)
+	p.Offsets, ok[2] = solidarity.AddChecked(p.Offsets, q.Offsets)
+	p.Financial, ok[3] = solidarity.AddChecked(p.Financial, q.Financial)
+	p.Alternative, ok[4] = solidarity.AddChecked(p.Alternative, q.Alternative)
+	return ok == [5]bool{true, true, true, true, true} && p.checkSums()
+}
+
+// checkSums reports whether the sums that Relocations and Units take fit an int64.
+func (p Pledged) checkSums() bool {
+	_, ok1 := solidarity.SumChecked(p.RelocationApplicants, p.RelocationBeneficiaries, p.Offsets)
+	_, ok2 := solidarity.AddChecked(p.Financial, p.Alternative)
+	return ok1 && ok2
+}
 
 // Units values the pledges in relocation-equivalents. The types are of equal value
 // (Art. 56(2)); euro amounts convert at the cycle's ratio (Art. 12(2), recital 15).
 // Alternative measures are valued in EUR at the same ratio: a working assumption
 // (spec rule 17, tag R/U).
 func (p Pledged) Units(eurPerRelocation solidarity.Cents) *big.Rat {
-	u := new(big.Rat).SetInt64(p.Relocations() + p.Offsets)
-	money := new(big.Rat).SetInt64(int64(p.Financial + p.Alternative))
+	u := new(big.Rat).SetInt64(p.RelocationApplicants)
+	u.Add(u, new(big.Rat).SetInt64(p.RelocationBeneficiaries))
+	u.Add(u, new(big.Rat).SetInt64(p.Offsets))
+	money := new(big.Rat).SetInt64(int64(p.Financial))
+	money.Add(money, new(big.Rat).SetInt64(int64(p.Alternative)))
 	u.Add(u, money.Quo(money, new(big.Rat).SetInt64(int64(eurPerRelocation))))
 	return u
 }
@@ -167,10 +190,14 @@ func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time
 	}
 
 	for i, sh := range k.Shares {
-		s := State{State: sh.State, Key: sh, Quota: quotas[i], Status: c.Statuses[sh.State],
-			FairShare: fair[i], FairShareEUR: solidarity.Cents(fair[i]) * c.EURPerRelocation}
-		u.FairShareTotal += s.FairShare
-		u.FairShareEURTotal += s.FairShareEUR
+		s := State{State: sh.State, Key: sh, Quota: quotas[i], Status: c.Statuses[sh.State], FairShare: fair[i]}
+		var ok1, ok2, ok3 bool
+		s.FairShareEUR, ok1 = solidarity.MulChecked(solidarity.Cents(fair[i]), c.EURPerRelocation)
+		u.FairShareTotal, ok2 = solidarity.AddChecked(u.FairShareTotal, s.FairShare)
+		u.FairShareEURTotal, ok3 = solidarity.AddChecked(u.FairShareEURTotal, s.FairShareEUR)
+		if !ok1 || !ok2 || !ok3 {
+			return nil, overflow(c, "fair shares in euro")
+		}
 
 		fairR := big.NewRat(s.FairShare, 1)
 		s.Deducted = new(big.Rat)
@@ -204,17 +231,21 @@ func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time
 			}
 			s.PledgeKnown = true
 			s.Pledges = append(s.Pledges, p)
+			var one Pledged
 			switch p.Type {
 			case solidarity.RelocationApplicants:
-				s.Pledged.RelocationApplicants += p.Relocations
+				one.RelocationApplicants = p.Relocations
 			case solidarity.RelocationBeneficiaries:
-				s.Pledged.RelocationBeneficiaries += p.Relocations
+				one.RelocationBeneficiaries = p.Relocations
 			case solidarity.Offset:
-				s.Pledged.Offsets += p.Relocations
+				one.Offsets = p.Relocations
 			case solidarity.Financial:
-				s.Pledged.Financial += p.EUR
+				one.Financial = p.EUR
 			case solidarity.Alternative:
-				s.Pledged.Alternative += p.EUR
+				one.Alternative = p.EUR
+			}
+			if !s.Pledged.add(one) {
+				return nil, overflow(c, fmt.Sprintf("%s's pledges", s.State))
 			}
 		}
 		s.MayOfferOffsets, s.OwnRelocationHalf = Unknown, Unknown
@@ -230,11 +261,11 @@ func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time
 			// Art. 63(2)(b): relocation pledge ≥ 50 % of the mandatory fair share.
 			half := new(big.Rat).Mul(Art63Ratio, fairR)
 			s.OwnRelocationHalf = tri(new(big.Rat).SetInt64(s.Pledged.Relocations()).Cmp(half) >= 0)
-			u.Pledged.RelocationApplicants += s.Pledged.RelocationApplicants
-			u.Pledged.RelocationBeneficiaries += s.Pledged.RelocationBeneficiaries
-			u.Pledged.Offsets += s.Pledged.Offsets
-			u.Pledged.Financial += s.Pledged.Financial
-			u.Pledged.Alternative += s.Pledged.Alternative
+			// Art. 63(1) counts the Union's relocation pledges: a sum that wrapped
+			// would flip the condition (issue 12), so it is checked.
+			if !u.Pledged.add(s.Pledged) {
+				return nil, overflow(c, "the Union's pledges")
+			}
 		} else {
 			u.UnknownPledges = append(u.UnknownPledges, s.State)
 			if s.Obligation.Sign() == 0 {
@@ -292,6 +323,14 @@ func notes(c *solidarity.Cycle, r *Result) []string {
 			r.Union.FairShareTotal, r.Union.FairShareTotal-c.Reference.Relocations, c.Reference.Relocations))
 	}
 	return n
+}
+
+// overflow is the error of a pool whose figures sum beyond an int64: the file's
+// figures are within the bounds one by one, but not together.
+func overflow(c *solidarity.Cycle, what string) error {
+	e := solidarity.Overflow(solidarity.EINVALID, what)
+	e.File = c.File
+	return e
 }
 
 func check(c *solidarity.Cycle, k *key.Key) error {

@@ -22,8 +22,9 @@ const ledgerHelp = `Usage: solidarity ledger verify [target flags]
 The solidarity ledger is append-only and hash-chained: each entry's SHA-256 covers the
 entry and the previous entry's hash.
 
-  verify   recompute the whole chain; names the first entry that does not match and
-           exits 2 when one does not
+  verify   recompute the whole chain, and check the delivery totals the balances are
+           read from against the entries; names the first entry (or the first cycle,
+           state and delivery type of the totals) that does not match and exits 2
   export   write every entry as JSON lines (to stdout, or atomically to --out)
 
 Target flags (every ledger command): --db (local SQLite file or postgres:// URL, default
@@ -64,6 +65,15 @@ func runLedger(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				return err
 			}
 			v = *r
+		}
+		if !v.OK && v.BadTotals != nil {
+			b := v.BadTotals
+			where := fmt.Sprintf("cycle %d, state %s, %s", b.Cycle, b.State, b.Type)
+			if b.Day != "" {
+				where = fmt.Sprintf("cycle %d, state %s, day %s, %s", b.Cycle, b.State, b.Day, b.Type)
+			}
+			return &solidarity.Error{Code: solidarity.ECONFLICT, Field: "totals",
+				Message: fmt.Sprintf("ledger verification failed: the chain of %d entries is good, but the totals of %s: %s", v.Entries, where, v.Problem)}
 		}
 		if !v.OK {
 			return &solidarity.Error{Code: solidarity.ECONFLICT, Field: fmt.Sprintf("entry %d", v.BadSeq),
@@ -263,12 +273,10 @@ func runWrite(ctx context.Context, args []string, stdout, stderr io.Writer, name
 	ext := solidarity.DeductionPayload{Full: *full, Fraction: *fraction, Relocations: *relocs}
 
 	if name == "balances" {
-		var when time.Time
-		if *asOf != "" {
-			var err error
-			if when, err = time.Parse(time.DateOnly, *asOf); err != nil {
-				return &solidarity.Error{Code: solidarity.EINVALID, Field: "--as-of", Message: "want YYYY-MM-DD"}
-			}
+		// The day counts to its end, as on the API and the pages (ledgersvc.ParseAsOf).
+		when, err := ledgersvc.ParseAsOf(*asOf)
+		if err != nil {
+			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--as-of", Message: "want YYYY-MM-DD"}
 		}
 		var b ledgersvc.Balances
 		if t.remote() {

@@ -3,12 +3,14 @@ package ledgersvc
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"time"
 
 	"solidarity"
 	"solidarity/internal/catalog"
 	"solidarity/internal/report"
+	"solidarity/ledger"
 )
 
 // computed is a pool computed from the ledger, with the lookups rule checks need.
@@ -78,21 +80,45 @@ type Balances struct {
 	LedgerHead int64          `json:"ledger_head"`
 }
 
-// Balances computes a cycle's balances as of a time (zero: now). Anyone may read the
+// ParseAsOf reads an as-of date as the CLI, the API and the pages take it: a day
+// (YYYY-MM-DD, counted to its end, UTC) or an RFC 3339 time; zero when v is "".
+func ParseAsOf(v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		return t.Add(24*time.Hour - time.Microsecond), nil // the whole day counts
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t, nil
+	}
+	return time.Time{}, &solidarity.Error{Code: solidarity.EINVALID, Field: "as_of", Message: "want a date as YYYY-MM-DD or an RFC 3339 time"}
+}
+
+// Balances computes a cycle's balances as of a time (zero: now): the ledger as it stood
+// then, from the entries recorded at or before asOf — pledges, statuses, deductions,
+// offsets and deliveries alike (ParseAsOf reads a day as its end). Anyone may read the
 // published figures; the per-state pledges and deliveries of the result are published
 // figures of the pool.
 func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Balances, error) {
 	if err := authorize(ctx, solidarity.ReadPublished, ""); err != nil {
 		return nil, err
 	}
-	if asOf.IsZero() {
-		asOf = s.now()
+	// cut is the last instant whose entries count; zero when every entry does (now, or
+	// a day to come: then the pace is the one expected by that day, on what is
+	// recorded so far).
+	var cut time.Time
+	switch now := s.now(); {
+	case asOf.IsZero():
+		asOf = now
+	case asOf.Before(now):
+		cut = asOf
 	}
 	head, _, err := s.Store.Head(ctx)
 	if err != nil {
 		return nil, err
 	}
-	st, err := load(ctx, s.Store, year)
+	st, err := loadAsOf(ctx, s.Store, year, cut)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +126,7 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 	if err != nil {
 		return nil, err
 	}
-	totals, err := s.Store.Totals(ctx, year)
+	totals, err := s.totalsAsOf(ctx, year, cut)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +149,11 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 		if req := st.byRef[solidarity.OffsetOffered][e.Ref]; req != nil {
 			taker = req.State
 		}
-		offsets[taker] += r.Accepted
+		n, ok := solidarity.AddChecked(offsets[taker], r.Accepted)
+		if !ok {
+			return nil, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("%s's accepted offsets", taker))
+		}
+		offsets[taker] = n
 	}
 	ratio := new(big.Rat).SetInt64(int64(res.cycle.EURPerRelocation))
 	elapsed := elapsedFraction(res.cycle.PoolStart, res.cycle.Deadline, asOf)
@@ -133,10 +163,12 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 	for _, ps := range res.States {
 		m := solidarity.MemberState(ps.State)
 		t := byState[m]
-		all.Relocations += t.Relocations
-		all.Payments += t.Payments
-		all.Alternative += t.Alternative
-		allOffsets += offsets[m]
+		var ok1, ok2 bool
+		all, ok1 = ledger.AddTotals(all, t)
+		allOffsets, ok2 = solidarity.AddChecked(allOffsets, offsets[m])
+		if !ok1 || !ok2 {
+			return nil, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("the %d delivery totals", year))
+		}
 		units := deliveredUnits(t, offsets[m], ratio)
 		b := StateBalance{PoolState: ps, Delivered: delivered(t, offsets[m], units)}
 		if ob := rat(ps.Obligation); ob != nil {
@@ -150,11 +182,11 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 		// alternative measures are.
 		nonFin := new(big.Rat)
 		if ps.Pledged != nil {
-			nonFin.SetInt64(ps.Pledged.RelocationApplicants + ps.Pledged.RelocationBeneficiaries + ps.Pledged.Offsets)
+			nonFin = ratSum(ps.Pledged.RelocationApplicants, ps.Pledged.RelocationBeneficiaries, ps.Pledged.Offsets)
 			nonFin.Add(nonFin, new(big.Rat).Quo(rat(&ps.Pledged.AlternativeEUR), new(big.Rat).Quo(ratio, big.NewRat(100, 1))))
 		}
 		expected := new(big.Rat).Mul(nonFin, elapsed)
-		doneNF := new(big.Rat).SetInt64(t.Relocations + offsets[m])
+		doneNF := ratSum(t.Relocations, offsets[m])
 		doneNF.Add(doneNF, new(big.Rat).Quo(new(big.Rat).SetInt64(int64(t.Alternative)), ratio))
 		b.Pace = Pace{Known: ps.PledgeKnown, NonFinancialPledged: *num(nonFin), ExpectedByNow: *num(expected), NonFinancialDelivered: *num(doneNF),
 			Behind: ps.PledgeKnown && doneNF.Cmp(expected) < 0, Elapsed: report.Num(elapsed.FloatString(4))}
@@ -164,9 +196,30 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 	return out, nil
 }
 
+// totalsAsOf returns a cycle's delivery totals from the entries recorded at or before
+// cut: the store's projection when cut is zero (every entry), else Store.TotalsAt
+// (the daily totals, and the entries of cut's day up to cut). Entries are compared by
+// their time, not their order, so the result is exactly the ledger's prefix at that
+// time.
+func (s *Service) totalsAsOf(ctx context.Context, year int, cut time.Time) ([]solidarity.Totals, error) {
+	if cut.IsZero() {
+		return s.Store.Totals(ctx, year)
+	}
+	return s.Store.TotalsAt(ctx, year, cut)
+}
+
 func deliveredUnits(t solidarity.Totals, offsets int64, ratioCents *big.Rat) *big.Rat {
-	u := new(big.Rat).SetInt64(t.Relocations + offsets)
-	return u.Add(u, new(big.Rat).Quo(new(big.Rat).SetInt64(int64(t.Payments+t.Alternative)), ratioCents))
+	u := ratSum(t.Relocations, offsets)
+	return u.Add(u, new(big.Rat).Quo(ratSum(int64(t.Payments), int64(t.Alternative)), ratioCents))
+}
+
+// ratSum is the exact sum of xs: no int64 sum that could wrap.
+func ratSum(xs ...int64) *big.Rat {
+	s := new(big.Rat)
+	for _, x := range xs {
+		s.Add(s, new(big.Rat).SetInt64(x))
+	}
+	return s
 }
 
 func delivered(t solidarity.Totals, offsets int64, units *big.Rat) Delivered {

@@ -12,6 +12,7 @@ import (
 
 	"solidarity"
 	"solidarity/internal/cyclefile"
+	"solidarity/internal/ledgersvc"
 )
 
 // BenchmarkBalances measures the dashboard's balances for the 26 states of the 2026
@@ -24,10 +25,25 @@ func BenchmarkBalances(b *testing.B) {
 	if name == "" {
 		name = "sqlite"
 	}
-	b.Run(name, benchmarkBalances)
+	b.Run(name, func(b *testing.B) { benchmarkBalances(b, time.Time{}) })
 }
 
-func benchmarkBalances(b *testing.B) {
+// BenchmarkBalancesAsOf is BenchmarkBalances as of a past day (the deliveries are
+// recorded on 2027-03-01; the clock is moved a day on): the ledger as it stood then,
+// from the daily totals (a few rows per state) for a date, and for a time within a day
+// from the daily totals of the days before and that day's delivery entries up to the
+// time — here the worst case, every delivery of the ledger recorded on that day.
+func BenchmarkBalancesAsOf(b *testing.B) {
+	name := backend
+	if name == "" {
+		name = "sqlite"
+	}
+	day, _ := ledgersvc.ParseAsOf("2027-03-01")
+	b.Run(name+"/date", func(b *testing.B) { benchmarkBalances(b, day) })
+	b.Run(name+"/time", func(b *testing.B) { benchmarkBalances(b, time.Date(2027, 3, 1, 23, 0, 0, 0, time.UTC)) })
+}
+
+func benchmarkBalances(b *testing.B, asOf time.Time) {
 	n := 20_000
 	if v, err := strconv.Atoi(os.Getenv("SOLIDARITY_BENCH_ENTRIES")); err == nil && v > 0 {
 		n = v
@@ -61,14 +77,17 @@ func benchmarkBalances(b *testing.B) {
 	wg.Wait()
 	b.Logf("filled %d deliveries in %s (%.0f/s)", n, time.Since(start).Round(time.Second), float64(n)/time.Since(start).Seconds())
 	ctx := context.Background()
+	if !asOf.IsZero() {
+		f.now = asOf.AddDate(0, 0, 1) // the as-of day is in the past
+	}
 	b.ResetTimer()
 	for b.Loop() {
-		bal, err := f.svc.Balances(ctx, 2026, time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC))
+		bal, err := f.svc.Balances(ctx, 2026, asOf)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(bal.States) != 26 {
-			b.Fatal(fmt.Sprint(len(bal.States)))
+		if len(bal.States) != 26 || bal.Delivered.Relocations != int64(n) {
+			b.Fatal(fmt.Sprint(len(bal.States), bal.Delivered.Relocations))
 		}
 	}
 	b.ReportMetric(float64(n), "entries")

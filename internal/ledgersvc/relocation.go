@@ -2,6 +2,7 @@ package ledgersvc
 
 import (
 	"context"
+	"fmt"
 
 	"solidarity"
 )
@@ -17,7 +18,10 @@ func RelocationRoom(ctx context.Context, v solidarity.View, year int, m solidari
 	}
 	for k, p := range st.pledges {
 		if k.state == m && (k.t == solidarity.RelocationApplicants || k.t == solidarity.RelocationBeneficiaries) {
-			pledged += p.Relocations
+			var ok bool
+			if pledged, ok = solidarity.AddChecked(pledged, p.Relocations); !ok {
+				return 0, 0, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("%s's relocation pledges", m))
+			}
 		}
 	}
 	tot, err := v.Totals(ctx, year)
@@ -51,7 +55,11 @@ func RelocationPledges(ctx context.Context, v solidarity.View, year int) ([]Relo
 	pledged := map[solidarity.MemberState]int64{}
 	for k, p := range st.pledges {
 		if k.t == solidarity.RelocationApplicants || k.t == solidarity.RelocationBeneficiaries {
-			pledged[k.state] += p.Relocations
+			n, ok := solidarity.AddChecked(pledged[k.state], p.Relocations)
+			if !ok {
+				return nil, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("%s's relocation pledges", k.state))
+			}
+			pledged[k.state] = n
 		}
 	}
 	tot, err := v.Totals(ctx, year)

@@ -175,19 +175,7 @@ func (s *Service) Pledge(ctx context.Context, year int, m solidarity.MemberState
 	})
 }
 
-func checkPledge(p solidarity.PledgePayload) error {
-	switch {
-	case !p.Type.Valid():
-		return invalid("type", "Art. 56(2) AMMR", "pledge type %q is not one of %v", p.Type, solidarity.PledgeTypes())
-	case p.Type == solidarity.NoPledge && (p.Relocations != 0 || p.EURCents != 0):
-		return invalid("type", "", "a pledge of type none carries no amount")
-	case p.Type.InUnits() && (p.Relocations < 0 || p.EURCents != 0):
-		return invalid("relocations", "Art. 56(2) AMMR", "a %s pledge is a non-negative number of relocations", p.Type)
-	case !p.Type.InUnits() && p.Type != solidarity.NoPledge && (p.EURCents < 0 || p.Relocations != 0):
-		return invalid("eur_cents", "Art. 56(2) AMMR", "a %s pledge is a non-negative amount in euro", p.Type)
-	}
-	return nil
-}
+func checkPledge(p solidarity.PledgePayload) error { return p.Validate() }
 
 func checkExtent(p solidarity.DeductionPayload) error {
 	n := 0
@@ -207,8 +195,8 @@ func checkExtent(p solidarity.DeductionPayload) error {
 	}
 	if p.Relocations != 0 {
 		n++
-		if p.Relocations < 0 {
-			return invalid("relocations", "Art. 61 AMMR; Art. 62 AMMR", "a deduction cannot be negative")
+		if err := solidarity.CheckPersons("relocations", "Art. 61 AMMR; Art. 62 AMMR", p.Relocations, 1); err != nil {
+			return err
 		}
 	}
 	if n != 1 {
@@ -305,10 +293,10 @@ func (s *Service) offset(ctx context.Context, year int, m solidarity.MemberState
 	if err := authorize(ctx, solidarity.RequestOffset, m); err != nil {
 		return nil, false, err
 	}
-	if p.Applications <= 0 {
-		return nil, false, invalid("applications", "Art. 69(1) AMMR", "the number of applications must be positive")
+	if err := p.Validate(); err != nil {
+		return nil, false, err
 	}
-	if p.Counterpart == m || !p.Counterpart.Valid() {
+	if p.Counterpart == m {
 		return nil, false, invalid("counterpart", "Art. 69(1) AMMR", "the counterpart must be another Member State")
 	}
 	article := "Art. 63(1) AMMR; Art. 69 AMMR"
@@ -352,6 +340,9 @@ func (s *Service) offset(ctx context.Context, year int, m solidarity.MemberState
 // ReplyOffset records the reply to offset request or offer ref within 30 days (Art.
 // 69(2)): the counterpart accepts up to the number asked.
 func (s *Service) ReplyOffset(ctx context.Context, year int, ref string, p solidarity.ReplyPayload, idemKey string) (*solidarity.Entry, bool, error) {
+	if err := p.Validate(); err != nil {
+		return nil, false, err
+	}
 	e := &solidarity.Entry{Cycle: year, Type: solidarity.OffsetReplied, Ref: ref, LegalBasis: "Art. 69(2) AMMR"}
 	var reqEntry *solidarity.Entry
 	var req solidarity.OffsetPayload
@@ -396,25 +387,17 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 		// A transfer is recorded by the case flow with the cases it moves, never by hand.
 		return nil, false, invalid("transfer", "Art. 68 AMMR", "a relocation transfer is recorded by the case flow (an event on the cases), not as a delivery")
 	}
+	if err := p.Validate(t); err != nil {
+		return nil, false, err
+	}
 	var article string
 	switch t {
 	case solidarity.RelocationDelivered:
 		article = "Art. 67 AMMR; Art. 68 AMMR"
-		if p.Relocations <= 0 || p.EURCents != 0 {
-			return nil, false, invalid("relocations", article, "a relocation delivery is a positive number of persons")
-		}
 	case solidarity.PaymentMade:
 		article = "Art. 64 AMMR"
-		if p.EURCents <= 0 || p.Relocations != 0 {
-			return nil, false, invalid("eur_cents", article, "a payment is a positive amount in euro")
-		}
 	case solidarity.AlternativeDelivered:
 		article = "Art. 65 AMMR"
-		if p.EURCents <= 0 || p.Relocations != 0 {
-			return nil, false, invalid("eur_cents", article, "alternative measures are valued as a positive amount in euro")
-		}
-	default:
-		return nil, false, invalid("type", "", "%q is not a delivery", t)
 	}
 	e := &solidarity.Entry{Cycle: year, Type: t, State: m, LegalBasis: article}
 	return s.appendReading(ctx, idemKey, e, p, deliveryTypes, func(v solidarity.View, st *state) error {
@@ -436,17 +419,21 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 		}
 		c, _ := st.assemble()
 		var pledged, have, add int64
+		ok := true
 		for _, pl := range c.Pledges {
-			if pl.State != m {
+			if pl.State != m || !ok {
 				continue
 			}
 			switch {
 			case t == solidarity.RelocationDelivered && (pl.Type == solidarity.RelocationApplicants || pl.Type == solidarity.RelocationBeneficiaries):
-				pledged += pl.Relocations
+				pledged, ok = solidarity.AddChecked(pledged, pl.Relocations)
 			case t == solidarity.PaymentMade && pl.Type == solidarity.Financial,
 				t == solidarity.AlternativeDelivered && pl.Type == solidarity.Alternative:
-				pledged += int64(pl.EUR)
+				pledged, ok = solidarity.AddChecked(pledged, int64(pl.EUR))
 			}
+		}
+		if !ok {
+			return solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("%s's pledges", m))
 		}
 		switch t {
 		case solidarity.RelocationDelivered:
@@ -456,8 +443,13 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 		default:
 			have, add = int64(done.Alternative), int64(p.EURCents)
 		}
-		if have+add > pledged {
-			return conflict(article, "%s would deliver %d in total against a pledge of %d of that kind; set over_delivery to record more than the pledge", m, have+add, pledged)
+		// Checked: a sum that wrapped would pass any pledge (issue 12).
+		total, ok := solidarity.AddChecked(have, add)
+		if !ok {
+			return solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("%s's delivered total", m))
+		}
+		if total > pledged {
+			return conflict(article, "%s would deliver %d in total against a pledge of %d of that kind; set over_delivery to record more than the pledge", m, total, pledged)
 		}
 		return nil
 	})
@@ -476,12 +468,18 @@ func (s *Service) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*sol
 	return s.Store.Entries(ctx, f)
 }
 
-// Verify checks the whole chain (auditors and the coordinator).
+// Verify checks the whole chain, and the totals projection that balances are read
+// from against the entries (auditors and the coordinator). It only reads: it runs on a
+// store opened read-only.
 func (s *Service) Verify(ctx context.Context) (*ledger.Verification, error) {
 	if err := authorize(ctx, solidarity.VerifyLedger, ""); err != nil {
 		return nil, err
 	}
-	v, err := ledger.Verify(s.Store.All(ctx), s.Now())
+	p, err := s.Store.AllTotals(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, err := ledger.VerifyProjection(s.Store.All(ctx), p, s.Now())
 	if err == nil {
 		s.verified.Store(v)
 	}

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"slices"
 	"sync"
+	"time"
 
 	"solidarity"
 	"solidarity/internal/cyclefile"
@@ -42,12 +43,23 @@ var deliveryTypes = []solidarity.EntryType{solidarity.CycleCreated, solidarity.C
 // load reads what the ledger says about a cycle from the entries of the given types
 // (smallTypes when none).
 func load(ctx context.Context, v solidarity.View, year int, types ...solidarity.EntryType) (*state, error) {
+	return loadAsOf(ctx, v, year, time.Time{}, types...)
+}
+
+// loadAsOf is load from the entries recorded at or before asOf (all when zero): the
+// ledger as it stood then. The cycle's definition is the latest cycle entry by then;
+// for a pool recorded only later (the shipped cycles are seeded on a server's first
+// start), the cycle as first recorded, so that the pool can be shown as of any day of it.
+func loadAsOf(ctx context.Context, v solidarity.View, year int, asOf time.Time, types ...solidarity.EntryType) (*state, error) {
 	if len(types) == 0 {
 		types = smallTypes
 	}
 	es, err := v.Find(ctx, year, types...)
 	if err != nil {
 		return nil, err
+	}
+	if !asOf.IsZero() {
+		es = upTo(es, asOf)
 	}
 	st := &state{year: year, entries: es, pledges: map[pledgeKey]solidarity.PledgePayload{},
 		statuses: map[solidarity.MemberState]*solidarity.Entry{}, byRef: map[solidarity.EntryType]map[string]*solidarity.Entry{}}
@@ -72,10 +84,40 @@ func load(ctx context.Context, v solidarity.View, year int, types ...solidarity.
 			if err := json.Unmarshal(e.Payload, &p); err != nil {
 				return nil, fmt.Errorf("entry %d: %w", e.Seq, err)
 			}
+			// A pledge of nothing (type none) replaces all of the state's pledges; a
+			// pledge of something replaces a pledge of nothing (Art. 57(1): the act
+			// records one set of pledges per state).
+			for k := range st.pledges {
+				if k.state == e.State && (p.Type == solidarity.NoPledge || k.t == solidarity.NoPledge) {
+					delete(st.pledges, k)
+				}
+			}
 			st.pledges[pledgeKey{e.State, p.Type}] = p
 		}
 	}
 	return st, nil
+}
+
+// upTo returns the entries of es recorded at or before asOf, keeping the first cycle
+// entry when no cycle entry is that old (see loadAsOf).
+func upTo(es []*solidarity.Entry, asOf time.Time) []*solidarity.Entry {
+	var out []*solidarity.Entry
+	var first *solidarity.Entry
+	haveCycle := false
+	for _, e := range es {
+		isCycle := e.Type == solidarity.CycleCreated || e.Type == solidarity.CycleAmended
+		if isCycle && first == nil {
+			first = e
+		}
+		if !e.At.After(asOf) {
+			out = append(out, e)
+			haveCycle = haveCycle || isCycle
+		}
+	}
+	if !haveCycle && first != nil {
+		out = append([]*solidarity.Entry{first}, out...)
+	}
+	return out
 }
 
 // cycles caches parsed cycle files by the hash of their entry: entries never change,
@@ -144,8 +186,21 @@ func (st *state) assemble() (*solidarity.Cycle, error) {
 			Benefitting: p.Benefitting, Fact: solidarity.Fact{Source: fmt.Sprintf("ledger entry %d", e.Seq), Certainty: "V", Note: p.Act}}
 	}
 	c.Pledges = nil
+	ledgerNone := map[solidarity.MemberState]bool{}
+	ledgerSome := map[solidarity.MemberState]bool{}
+	for k := range st.pledges {
+		if k.t == solidarity.NoPledge {
+			ledgerNone[k.state] = true
+		} else {
+			ledgerSome[k.state] = true
+		}
+	}
 	for _, p := range st.cycle.Pledges {
-		if _, replaced := st.pledges[pledgeKey{p.State, p.Type}]; !replaced {
+		_, replaced := st.pledges[pledgeKey{p.State, p.Type}]
+		// The ledger's "none" replaces every pledge of the file for that state, and a
+		// pledge in the ledger replaces the file's "none".
+		replaced = replaced || ledgerNone[p.State] || p.Type == solidarity.NoPledge && ledgerSome[p.State]
+		if !replaced {
 			c.Pledges = append(c.Pledges, p)
 		}
 	}

@@ -169,7 +169,7 @@ func TestBatchPaths(t *testing.T) {
 	}
 	fresh("a", 3)
 	replay("g", outOf(reqs["a"]))
-	failed("b", solidarity.EINTERNAL)
+	failed("b", solidarity.ECONFLICT) // a total that does not fit is refused, not a 500
 	fresh("c", 4)
 	fresh("d", 5)
 	failed("e", solidarity.ECONFLICT)

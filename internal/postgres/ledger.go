@@ -41,6 +41,9 @@ const entryColumns = `seq, cycle, type, state, ref, actor, at, legal_basis, payl
 // the writer had not taken the append yet, nothing is written; when it had, the append
 // may still commit: a retry under the same idempotency key then replays it.
 func (s *Store) Append(ctx context.Context, idemKey string, e *solidarity.Entry, check func(solidarity.View) error) (*solidarity.Entry, bool, error) {
+	if s.readOnly {
+		return nil, false, errReadOnly
+	}
 	return s.w.Append(ctx, idemKey, e, check)
 }
 
@@ -100,6 +103,107 @@ func (s *Store) Find(ctx context.Context, cycle int, types ...solidarity.EntryTy
 func (s *Store) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
 	return view{s.pool}.Totals(ctx, cycle)
 }
+
+// AllTotals implements solidarity.Store: a REPEATABLE READ, READ ONLY transaction, so
+// that the head and the totals come from one snapshot and nothing can be written.
+func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	defer tx.Rollback(ctx)
+	p := &solidarity.Projection{}
+	if err := tx.QueryRow(ctx, `SELECT seq FROM head`).Scan(&p.Seq); err != nil {
+		return nil, internal("totals", err)
+	}
+	rows, err := tx.Query(ctx, `SELECT cycle, state, relocations, payments, alternative FROM totals ORDER BY cycle, state`)
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	if p.Totals, err = scanTotals(rows); err != nil {
+		return nil, err
+	}
+	rows, err = tx.Query(ctx, `SELECT cycle, state, relocations, payments, alternative, day FROM totals_daily ORDER BY cycle, state, day`)
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t solidarity.DayTotals
+		var state string
+		var pay, alt int64
+		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt, &t.Day); err != nil {
+			return nil, internal("totals", err)
+		}
+		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		p.Daily = append(p.Daily, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("totals", err)
+	}
+	rows.Close()
+	return p, tx.Commit(ctx)
+}
+
+// TotalsAt implements solidarity.Store: the daily totals through the day before at's
+// (sum(bigint) is numeric; the cast back fails with 22003 rather than wrapping), and
+// at's day's deliveries up to at, read through entries_cycle_type_at, in one
+// REPEATABLE READ, READ ONLY transaction.
+func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solidarity.Totals, error) {
+	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
+	through, from, partial := ledger.SplitAt(at)
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	defer tx.Rollback(ctx)
+	rows, err := tx.Query(ctx, `SELECT cycle, state, sum(relocations)::bigint, sum(payments)::bigint, sum(alternative)::bigint
+		FROM totals_daily WHERE cycle = $1 AND day <= $2 GROUP BY cycle, state ORDER BY state`, cycle, through)
+	if err != nil {
+		return nil, failTotals(err)
+	}
+	out, err := scanTotals(rows)
+	if err != nil {
+		if pgCode(err) == numericOutOfRange {
+			return nil, failTotals(err)
+		}
+		return nil, err
+	}
+	if partial {
+		es, err := queryEntries(ctx, tx, `SELECT `+entryColumns+` FROM entries
+			WHERE cycle = $1 AND type = ANY($2) AND at >= $3 AND at <= $4 ORDER BY seq`,
+			cycle, []string{string(solidarity.RelocationDelivered), string(solidarity.PaymentMade), string(solidarity.AlternativeDelivered)}, from, at)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = ledger.AddDeliveries(out, es); err != nil {
+			return nil, err
+		}
+	}
+	return out, tx.Commit(ctx)
+}
+
+// addDailyTotals adds a delivery to its day's row of the daily totals (queued with the
+// totals' update in the append's writes).
+const addDailyTotals = `INSERT INTO totals_daily AS t (cycle, state, day, relocations, payments, alternative)
+	VALUES ($1, $2, $3, $4, $5, $6)
+	ON CONFLICT (cycle, state, day) DO UPDATE SET
+		relocations = t.relocations + excluded.relocations,
+		payments    = t.payments + excluded.payments,
+		alternative = t.alternative + excluded.alternative`
+
+// failTotals is the answer of a delivery whose totals update failed: PostgreSQL's
+// bigint arithmetic is checked, so a sum that does not fit fails the statement
+// (22003), which refuses the append (ECONFLICT) rather than answering 500.
+func failTotals(err error) error {
+	if pgCode(err) == numericOutOfRange {
+		return solidarity.Overflow(solidarity.ECONFLICT, "a delivery total")
+	}
+	return failInternal(err)
+}
+
+// numericOutOfRange is SQLSTATE 22003 (numeric_value_out_of_range).
+const numericOutOfRange = "22003"
 
 // batcher is what the pool and a transaction offer, and the batch transaction of the
 // writer (batchQueryer): a View's queries go in one pipeline, one round trip.
@@ -184,6 +288,19 @@ func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error
 	if err != nil {
 		return nil, internal("totals", err)
 	}
+	out, err := scanTotals(rows)
+	if err != nil {
+		return nil, err
+	}
+	if err := br.Close(); err != nil {
+		return nil, internal("totals", err)
+	}
+	return out, nil
+}
+
+// scanTotals reads rows of (cycle, state, relocations, payments, alternative), and
+// closes rows.
+func scanTotals(rows pgx.Rows) ([]solidarity.Totals, error) {
 	defer rows.Close()
 	var out []solidarity.Totals
 	for rows.Next() {
@@ -197,10 +314,6 @@ func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error
 		out = append(out, t)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, internal("totals", err)
-	}
-	rows.Close()
-	if err := br.Close(); err != nil {
 		return nil, internal("totals", err)
 	}
 	return out, nil

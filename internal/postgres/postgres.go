@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,7 @@ type Store struct {
 	w    *groupcommit.Writer // the single writer: group commit of appends
 
 	analyzing atomic.Bool // an ANALYZE of cases is running (refreshStats)
+	readOnly  bool        // opened ReadOnly: appends are refused
 
 	// Now is the clock that stamps users' creation; time.Now by default.
 	Now func() time.Time
@@ -49,7 +51,11 @@ var _ solidarity.Store = (*Store)(nil)
 // Open connects to the database named by dsn (a postgres:// URL or key=value
 // string; pgxpool's pool_* parameters apply) and brings its schema up to date. Its
 // sessions run with plan_cache_mode=force_custom_plan unless dsn sets it.
-func Open(ctx context.Context, dsn string) (*Store, error) {
+//
+// With ReadOnly (readonly.go) every session is read-only and no migration runs: for
+// the commands that only read, such as `ledger verify`, which then work with a role
+// that may only read.
+func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		// The message may quote the DSN, password included: keep it out.
@@ -65,12 +71,20 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if _, ok := cfg.ConnConfig.RuntimeParams["plan_cache_mode"]; !ok {
 		cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
 	}
+	readOnly := slices.Contains(opts, ReadOnly)
+	if readOnly {
+		cfg.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, internal("open", err)
 	}
-	s := &Store{pool: pool, Now: time.Now}
-	if err := s.migrate(ctx); err != nil {
+	s := &Store{pool: pool, Now: time.Now, readOnly: readOnly}
+	migrate := s.migrate
+	if readOnly {
+		migrate = s.migrated
+	}
+	if err := migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
 	}

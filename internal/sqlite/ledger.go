@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"iter"
 	"strings"
 	"time"
@@ -186,14 +187,8 @@ func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, pre
 		return nil, false, false, internal("append", err)
 	}
 	if isDelivery {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO totals (cycle, state, relocations, payments, alternative)
-			VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (cycle, state) DO UPDATE SET
-				relocations = relocations + excluded.relocations,
-				payments    = payments + excluded.payments,
-				alternative = alternative + excluded.alternative`,
-			d.Cycle, string(d.State), d.Relocations, int64(d.Payments), int64(d.Alternative)); err != nil {
-			return nil, false, false, internal("append", err)
+		if err := addTotals(ctx, tx, d, c.At); err != nil {
+			return nil, false, false, err
 		}
 	}
 	if cw != nil {
@@ -202,6 +197,131 @@ func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, pre
 		}
 	}
 	return &c, false, true, nil
+}
+
+// addTotals adds the delivery d, recorded at, to its row of the totals and of the
+// daily totals, summed in Go with ledger.AddTotals: SQLite's own + turns an integer
+// overflow into a REAL, which would break every later read of the row, where a sum
+// that does not fit must refuse the append (ECONFLICT) and write nothing.
+func addTotals(ctx context.Context, tx *sql.Tx, d solidarity.Totals, at time.Time) error {
+	if err := addRow(ctx, tx, d, "totals", "cycle = ? AND state = ?", d.Cycle, string(d.State)); err != nil {
+		return err
+	}
+	return addRow(ctx, tx, d, "totals_daily", "cycle = ? AND state = ? AND day = ?", d.Cycle, string(d.State), ledger.Day(at))
+}
+
+// addRow adds d to the row of table that key (on the values keyVals) names, creating
+// it: the current row is read, the sum checked, and the new figures written.
+func addRow(ctx context.Context, tx *sql.Tx, d solidarity.Totals, table, key string, keyVals ...any) error {
+	var cur solidarity.Totals
+	var pay, alt int64
+	err := tx.QueryRowContext(ctx, `SELECT relocations, payments, alternative FROM `+table+` WHERE `+key, keyVals...).Scan(&cur.Relocations, &pay, &alt)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return internal("append", err)
+	}
+	cur.Payments, cur.Alternative = solidarity.Cents(pay), solidarity.Cents(alt)
+	sum, ok := ledger.AddTotals(cur, d)
+	if !ok {
+		return solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("the %d delivery totals of %s", d.Cycle, d.State))
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		cols := strings.NewReplacer(" = ? AND ", ", ", " = ?", "").Replace(key) // "cycle, state[, day]"
+		_, err = tx.ExecContext(ctx, `INSERT INTO `+table+` (relocations, payments, alternative, `+cols+`)
+			VALUES (?, ?, ?`+strings.Repeat(", ?", len(keyVals))+`)`,
+			append([]any{sum.Relocations, int64(sum.Payments), int64(sum.Alternative)}, keyVals...)...)
+	} else {
+		_, err = tx.ExecContext(ctx, `UPDATE `+table+` SET relocations = ?, payments = ?, alternative = ? WHERE `+key,
+			append([]any{sum.Relocations, int64(sum.Payments), int64(sum.Alternative)}, keyVals...)...)
+	}
+	if err != nil {
+		return internal("append", err)
+	}
+	return nil
+}
+
+// AllTotals implements solidarity.Store: one read transaction on the read pool, which
+// in WAL mode sees one snapshot for all three queries.
+func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	defer tx.Rollback()
+	p := &solidarity.Projection{}
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM entries`).Scan(&p.Seq); err != nil {
+		return nil, internal("totals", err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, relocations, payments, alternative FROM totals ORDER BY cycle, state`)
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	if p.Totals, err = scanTotals(rows); err != nil {
+		return nil, err
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT cycle, state, relocations, payments, alternative, day FROM totals_daily ORDER BY cycle, state, day`)
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t solidarity.DayTotals
+		var state string
+		var pay, alt int64
+		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt, &t.Day); err != nil {
+			return nil, internal("totals", err)
+		}
+		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		p.Daily = append(p.Daily, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("totals", err)
+	}
+	return p, nil
+}
+
+// TotalsAt implements solidarity.Store: the daily totals through the day before at's
+// (sum() fails on an overflow rather than wrapping), and at's day's deliveries up to
+// at, read through entries_cycle_type_at, in one read transaction.
+func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solidarity.Totals, error) {
+	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
+	through, from, partial := ledger.SplitAt(at)
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, internal("totals", err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, sum(relocations), sum(payments), sum(alternative)
+		FROM totals_daily WHERE cycle = ? AND day <= ? GROUP BY cycle, state ORDER BY state`, cycle, through)
+	if err != nil {
+		return nil, overflowOr(err, "totals")
+	}
+	out, err := scanTotals(rows)
+	if err != nil || !partial {
+		return out, overflowOr(err, "totals")
+	}
+	es, err := queryEntries(ctx, tx, `SELECT `+entryColumns+` FROM entries
+		WHERE cycle = ? AND type IN (?, ?, ?) AND at >= ? AND at <= ? ORDER BY seq`,
+		cycle, string(solidarity.RelocationDelivered), string(solidarity.PaymentMade), string(solidarity.AlternativeDelivered),
+		formatTime(from), formatTime(at))
+	if err != nil {
+		return nil, err
+	}
+	return ledger.AddDeliveries(out, es)
+}
+
+// overflowOr maps SQLite's "integer overflow" of sum() to the overflow error; any
+// other error is internal.
+func overflowOr(err error, op string) error {
+	if err == nil {
+		return nil
+	}
+	if strings.Contains(err.Error(), "integer overflow") {
+		return solidarity.Overflow(solidarity.ECONFLICT, "a delivery total")
+	}
+	if _, ok := errors.AsType[*solidarity.Error](err); ok {
+		return err
+	}
+	return internal(op, err)
 }
 
 // txView is the View a check gets: queries in the batch transaction. They run with the
@@ -334,6 +454,12 @@ func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error
 	if err != nil {
 		return nil, internal("totals", err)
 	}
+	return scanTotals(rows)
+}
+
+// scanTotals reads rows of (cycle, state, relocations, payments, alternative), and
+// closes rows.
+func scanTotals(rows *sql.Rows) ([]solidarity.Totals, error) {
 	defer rows.Close()
 	var out []solidarity.Totals
 	for rows.Next() {

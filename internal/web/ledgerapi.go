@@ -16,6 +16,7 @@ import (
 	"solidarity"
 	"solidarity/internal/bound"
 	"solidarity/internal/cyclefile"
+	"solidarity/internal/ledgersvc"
 )
 
 // The ledger API. Every handler has one shape: parse the path and query, decode the
@@ -288,19 +289,8 @@ func (s *Server) handleDelivery(w http.ResponseWriter, r *http.Request) {
 }
 
 // parseAsOf reads ?as_of= as a day (counted to its end) or an RFC 3339 time; zero
-// when absent.
-func parseAsOf(v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.DateOnly, v); err == nil {
-		return t.Add(24*time.Hour - time.Microsecond), nil
-	}
-	if t, err := time.Parse(time.RFC3339, v); err == nil {
-		return t, nil
-	}
-	return time.Time{}, &solidarity.Error{Code: solidarity.EINVALID, Field: "as_of", Message: "want a date as YYYY-MM-DD or an RFC 3339 time"}
-}
+// when absent: ledgersvc.ParseAsOf, as the CLI and the pages read it.
+func parseAsOf(v string) (time.Time, error) { return ledgersvc.ParseAsOf(v) }
 
 func (s *Server) handleBalances(w http.ResponseWriter, r *http.Request) {
 	year, err := pathYear(r)

@@ -47,13 +47,9 @@ func (s *Server) dashboardPool(r *http.Request) (*report.Pool, *live, error) {
 		return p, nil, err
 	}
 	q := r.URL.Query()
-	asOf, err := time.Time{}, error(nil)
-	if v := q.Get("as_of"); v != "" {
-		t, perr := time.Parse(time.DateOnly, v)
-		if perr != nil {
-			return nil, nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "as_of", Message: "want a date as YYYY-MM-DD"}
-		}
-		asOf = t.Add(24*time.Hour - time.Microsecond) // the whole day counts
+	asOf, err := ledgersvc.ParseAsOf(q.Get("as_of")) // the whole day counts, as on the API and the CLI
+	if err != nil {
+		return nil, nil, err
 	}
 	b, err := s.balances(r.Context(), year, asOf)
 	switch {
