@@ -299,3 +299,60 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.b.String()
 }
+
+// No command that only reads, nor one that writes to an existing ledger, creates a
+// database: against a missing path each exits 2 naming the path (ENOTFOUND) and leaves
+// no file behind; against a 0-byte file each, serve included, is refused and leaves
+// the file empty.
+func TestCommandsOpenNoMissingDatabase(t *testing.T) {
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", "")
+	t.Setenv("SOLIDARITY_DB", "")
+	t.Setenv("SOLIDARITY_SERVER", "")
+	for _, args := range [][]string{
+		{"ledger", "verify"},
+		{"ledger", "export"},
+		{"balances", "--cycle", "2026"},
+		{"user", "list"},
+		{"cases"},
+		{"case", "C-1"},
+		{"deadlines"},
+		// Writes to an existing ledger.
+		{"token", "create", "--name", "maria"},
+		{"pledge", "add", "--cycle", "2026", "--state", "DE", "--type", "financial", "--eur", "1"},
+		{"deliver", "--cycle", "2026", "--state", "DE", "--type", "relocation", "--relocations", "1"},
+		{"status", "set", "--cycle", "2026", "--state", "DE"},
+		{"deduction", "request", "--cycle", "2026", "--state", "AT", "--article", "62", "--full"},
+		{"offset", "reply", "--cycle", "2026", "--ref", "x", "--accepted", "1"},
+		{"case", "C-1", "--person"},
+		{"event", "C-1", "screening-started"},
+		{"allocate", "C-1", "DE"},
+		{"deadlines", "--apply"},
+		{"erase"},
+		{"keys", "reseal"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "typo.db")
+			code, out, errs := run(t, append(args, "--db", db)...)
+			if code != 2 || !strings.Contains(errs, db) || strings.Contains(out, "OK") {
+				t.Errorf("missing database: exit %d, stdout %q, stderr %q", code, out, errs)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Errorf("left %d files behind: %v", len(ents), ents[0].Name())
+			}
+			empty := filepath.Join(dir, "empty.db")
+			os.WriteFile(empty, nil, 0o600)
+			code, _, errs = run(t, append(args, "--db", empty)...)
+			if fi, err := os.Stat(empty); code != 2 || err != nil || fi.Size() != 0 || !strings.Contains(errs, "0 bytes") {
+				t.Errorf("empty database: exit %d, %q; file %v %v", code, errs, fi, err)
+			}
+		})
+	}
+	empty := filepath.Join(t.TempDir(), "empty.db")
+	os.WriteFile(empty, nil, 0o600)
+	code, out, errs := run(t, "serve", "--addr", "127.0.0.1:0", "--db", empty)
+	if fi, _ := os.Stat(empty); code != 2 || fi.Size() != 0 || strings.Contains(out, "password") {
+		t.Errorf("serve on an empty database: exit %d, %q %q, size %d", code, out, errs, fi.Size())
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"solidarity"
+	"solidarity/internal/app"
 )
 
 const userHelp = `Usage: solidarity user add --name NAME --role coordinator|officer|auditor [--state XX] [--password-stdin] [--db DSN]
@@ -48,7 +49,12 @@ func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if t.remote() {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--server", Message: "user commands work on a local database"}
 	}
-	svc, uctx, done, err := t.local(ctx)
+	// user add may start a ledger (the first coordinator); user list only reads.
+	mode := app.Create
+	if args[0] != "add" {
+		mode = app.ReadOnly
+	}
+	svc, uctx, done, err := t.local(ctx, mode)
 	if err != nil {
 		return err
 	}
@@ -110,7 +116,7 @@ func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if args[0] != "create" {
 		return &solidarity.Error{Code: solidarity.EINVALID, Message: fmt.Sprintf("unknown token command %q", args[0])}
 	}
-	svc, uctx, done, err := t.local(ctx)
+	svc, uctx, done, err := t.local(ctx, app.Existing)
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,13 @@ import (
 // key: it must not live on the application host by accident. created reports a new
 // file.
 func Keys(ctx context.Context, dsn string, st solidarity.CaseStore) (k *keyring.Keyring, created string, err error) {
+	return KeysMode(ctx, dsn, st, Create)
+}
+
+// KeysMode is Keys for a store opened in mode m: only Create and Existing may create
+// the key file; a command that only reads, on a database whose key file is missing,
+// gets a keyring without keys (it reads no personal record).
+func KeysMode(ctx context.Context, dsn string, st solidarity.CaseStore, m Mode) (k *keyring.Keyring, created string, err error) {
 	if os.Getenv("SOLIDARITY_KEYS_FILE") != "" || os.Getenv("SOLIDARITY_KEYS") != "" {
 		k, err := keyring.Load()
 		return k, "", err
@@ -32,7 +39,9 @@ func Keys(ctx context.Context, dsn string, st solidarity.CaseStore) (k *keyring.
 			Message: "a PostgreSQL database needs its encryption key: set SOLIDARITY_KEYS_FILE to a file of ID:BASE64 lines ('solidarity keys new' makes one)"}
 	}
 	path := strings.TrimPrefix(dsn, "sqlite:") + ".keys"
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) && m == ReadOnly {
+		return &keyring.Keyring{}, "", nil
+	} else if errors.Is(err, os.ErrNotExist) {
 		recs, err := st.Cases(ctx, solidarity.CaseFilter{NotErased: true, Limit: 1})
 		if err != nil {
 			return nil, "", err
