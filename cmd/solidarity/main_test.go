@@ -356,3 +356,31 @@ func TestCommandsOpenNoMissingDatabase(t *testing.T) {
 		t.Errorf("serve on an empty database: exit %d, %q %q, size %d", code, out, errs, fi.Size())
 	}
 }
+
+// The files that hold the ledger are the owner's only: the database, its -wal and
+// -shm, the key file beside it and a ledger export.
+func TestFilesOwnerOnly(t *testing.T) {
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", "")
+	old := syscallUmask(0o022)
+	defer syscallUmask(old)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "o.db")
+	if code, _, errs := run(t, "arrival", "import", "../../arrival/testdata/ship.csv", "--db", db, "--key", "k1"); code != 0 {
+		t.Fatal(errs)
+	}
+	export := filepath.Join(dir, "ledger.jsonl")
+	if code, _, errs := run(t, "ledger", "export", "--db", db, "--out", export); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, p := range []string{db, db + "-wal", db + "-shm", db + ".keys", export} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(p), err)
+			continue
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, want 0600", filepath.Base(p), fi.Mode().Perm())
+		}
+	}
+}
