@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -382,5 +383,25 @@ func TestFilesOwnerOnly(t *testing.T) {
 		if fi.Mode().Perm() != 0o600 {
 			t.Errorf("%s: mode %v, want 0600", filepath.Base(p), fi.Mode().Perm())
 		}
+	}
+}
+
+// serve on a busy port fails before it creates or seeds anything: exit 2, "address in
+// use: pass --addr", no database, no password printed.
+func TestServeBusyPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dir := t.TempDir()
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", "")
+	code, out, errs := run(t, "serve", "--addr", ln.Addr().String(), "--db", filepath.Join(dir, "b.db"))
+	if code != 2 || !strings.Contains(errs, "address in use: pass --addr") || strings.Contains(out, "password") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("a failed start left %s behind", ents[0].Name())
 	}
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
 	"slices"
+	"syscall"
 	"time"
 
 	"solidarity"
@@ -61,6 +63,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	logger := slog.New(h)
 
+	// Listen first: a busy port fails the start before anything is created or seeded.
+	ln, err := listen(*addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+
 	svc, err := app.Service(ctx, app.DSN(*dsn))
 	if err != nil {
 		return err
@@ -103,13 +112,26 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	return srv.ListenAndServe(ctx, *addr, func(a net.Addr) {
+	return srv.Serve(ctx, ln, func(a net.Addr) {
 		logger.Info("serving", slog.String("url", "http://"+a.String()+"/"), slog.Bool("postgres", app.IsPostgres(app.DSN(*dsn))))
 		if f := os.Getenv("SOLIDARITY_ADDR_FILE"); f != "" {
 			// Lets tests that start the binary on :0 find the port.
 			os.WriteFile(f, []byte(a.String()), 0o644)
 		}
 	})
+}
+
+// listen opens the server's socket; an address in use or one that cannot be bound is
+// bad input naming --addr.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--addr", Message: fmt.Sprintf("address in use: pass --addr (%s is taken by another process)", addr)}
+	case err != nil:
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--addr", Message: fmt.Sprintf("cannot listen on %s: %v", addr, err)}
+	}
+	return ln, nil
 }
 
 // applyMissed records, as the system, the consequences the law attaches to missed time
