@@ -405,3 +405,100 @@ func TestServeBusyPort(t *testing.T) {
 		t.Errorf("a failed start left %s behind", ents[0].Name())
 	}
 }
+
+// startServe runs serve in this process with args and returns its address and
+// standard output; the server stops at the end of the test.
+func startServe(t *testing.T, args ...string) (string, *syncBuffer) {
+	t.Helper()
+	addrFile := filepath.Join(t.TempDir(), "addr")
+	t.Setenv("SOLIDARITY_ADDR_FILE", addrFile)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	out := new(syncBuffer)
+	var errb syncBuffer
+	go func() {
+		done <- Run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), out, &errb)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("serve exited %d: %s", code, errb.String())
+		}
+	})
+	for range 3000 { // seeding the demo takes a moment, longer on a loaded machine
+		if b, err := os.ReadFile(addrFile); err == nil && len(b) > 0 {
+			return string(b), out
+		}
+		select {
+		case code := <-done:
+			done <- code
+			t.Fatalf("serve exited %d: %s", code, errb.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatal("server did not start")
+	return "", nil
+}
+
+// getJSON GETs url with a bearer token and decodes the answer into out (if not nil),
+// returning the status.
+func getJSON(t *testing.T, url, token string, out any) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if out != nil && res.StatusCode == 200 {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: %v", url, err)
+		}
+	}
+	if res.StatusCode != 200 {
+		t.Logf("%s: %d %s", url, res.StatusCode, b)
+	}
+	return res.StatusCode
+}
+
+// A key rotation on a running server: after 'keys new >> DB.keys' and 'keys reseal'
+// the server reads personal records (200) without a restart.
+func TestServeFollowsKeyRotation(t *testing.T) {
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", "")
+	db := filepath.Join(t.TempDir(), "k.db")
+	addr, _ := startServe(t, "--db", db)
+	_, tok, errs := run(t, "token", "create", "--db", db, "--name", "coordinator")
+	tok = strings.TrimSpace(tok)
+	if tok == "" {
+		t.Fatal(errs)
+	}
+	var page struct{ Cases []struct{ ID string } }
+	if getJSON(t, "http://"+addr+"/api/v1/cases?limit=3", tok, &page) != 200 || len(page.Cases) == 0 {
+		t.Fatalf("no cases: %v", page)
+	}
+	cs := page.Cases
+	person := "http://" + addr + "/api/v1/cases/" + cs[0].ID + "/person?purpose=test"
+	if code := getJSON(t, person, tok, nil); code != 200 {
+		t.Fatalf("person before the rotation: %d", code)
+	}
+	_, key, _ := run(t, "keys", "new", "--id", "2")
+	f, err := os.OpenFile(db+".keys", os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(key)
+	f.Close()
+	if code, out, errs := run(t, "keys", "reseal", "--db", db); code != 0 {
+		t.Fatalf("reseal: %d %s %s", code, out, errs)
+	}
+	for _, c := range cs {
+		if code := getJSON(t, "http://"+addr+"/api/v1/cases/"+c.ID+"/person?purpose=test", tok, nil); code != 200 {
+			t.Errorf("person %s after the rotation: %d, want 200", c.ID, code)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"os/signal"
 	"slices"
 	"syscall"
 	"time"
@@ -35,7 +36,8 @@ replayed under today's rules with generated people: /arrivals once logged in).
 
 Personal records are encrypted with the keys in $SOLIDARITY_KEYS_FILE (or
 $SOLIDARITY_KEYS); a SQLite database without them gets a key file beside it (DB.keys),
-a PostgreSQL database refuses to start.
+a PostgreSQL database refuses to start. The server reloads the key file on SIGHUP and
+when it changes, so 'solidarity keys new' and 'keys reseal' need no restart.
 `
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -96,6 +98,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	// Key rotation without a restart: reload the keys on SIGHUP and when the key file
+	// changes (and at once on a value sealed with a key not yet loaded).
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go app.WatchKeys(ctx, keys, app.KeysFile(app.DSN(*dsn)), keysPoll, hup, logger)
 	if *demo {
 		// The Diciotti replay (internal/scenario): idempotent, so every start
 		// finishes what an interrupted one began and otherwise changes nothing.
@@ -120,6 +128,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	})
 }
+
+// keysPoll is how often serve looks at the key file for a change.
+const keysPoll = 2 * time.Second
 
 // listen opens the server's socket; an address in use or one that cannot be bound is
 // bad input naming --addr.
