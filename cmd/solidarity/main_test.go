@@ -16,7 +16,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"solidarity/internal/keyring"
+	"solidarity/internal/pgtest"
 )
+
+// keyringLine is a key for tests that need one in $SOLIDARITY_KEYS.
+var keyringLine = keyring.NewKey(1)
 
 func run(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
@@ -501,4 +507,155 @@ func TestServeFollowsKeyRotation(t *testing.T) {
 			t.Errorf("person %s after the rotation: %d, want 200", c.ID, code)
 		}
 	}
+}
+
+// The demonstration lives in its own cycle: after a first start (which seeds it), the
+// real 2026 cycle's figures from the web JSON and from 'solidarity pool --cycle 2026'
+// are equal and hold no demonstration pledge or delivery, and every page and JSON that
+// shows the demonstration says so.
+func TestServeDemoInItsOwnCycle(t *testing.T) {
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", "")
+	db := filepath.Join(t.TempDir(), "d.db")
+	addr, out := startServe(t, "--db", db)
+	base := "http://" + addr
+
+	type poolJSON struct {
+		Cycle struct {
+			Year          int
+			Demonstration bool
+		}
+		States json.RawMessage
+		Union  json.RawMessage
+	}
+	var web struct {
+		Pool      poolJSON
+		Delivered struct{ Relocations int64 } `json:"delivered_total"`
+	}
+	if getJSON(t, base+"/api/v1/ledger/cycles/2026/balances", "", &web) != 200 {
+		t.Fatal("no 2026 balances")
+	}
+	code, cli, errs := run(t, "pool", "--cycle", "2026", "--format", "json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var p poolJSON
+	if err := json.Unmarshal([]byte(cli), &p); err != nil {
+		t.Fatal(err)
+	}
+	if !jsonEqual(t, web.Pool.States, p.States) || !jsonEqual(t, web.Pool.Union, p.Union) {
+		t.Errorf("the web's 2026 figures differ from the CLI's:\nweb union %s\ncli union %s", web.Pool.Union, p.Union)
+	}
+	if web.Pool.Cycle.Demonstration || web.Delivered.Relocations != 0 {
+		t.Errorf("the real 2026 cycle: demonstration %v, %d relocations delivered", web.Pool.Cycle.Demonstration, web.Delivered.Relocations)
+	}
+
+	// The demonstration's cycle, labelled in JSON and on its pages.
+	var demo struct {
+		Pool      poolJSON
+		Delivered struct{ Relocations int64 } `json:"delivered_total"`
+	}
+	if getJSON(t, base+"/api/v1/ledger/cycles/9026/balances", "", &demo) != 200 {
+		t.Fatal("no demonstration cycle")
+	}
+	if !demo.Pool.Cycle.Demonstration || demo.Delivered.Relocations == 0 {
+		t.Errorf("demonstration cycle: demonstration %v, %d relocations delivered", demo.Pool.Cycle.Demonstration, demo.Delivered.Relocations)
+	}
+	page := func(c *http.Client, path string) string {
+		res, err := c.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != 200 {
+			t.Errorf("%s: %d", path, res.StatusCode)
+		}
+		return string(b)
+	}
+	for _, path := range []string{"/pool/9026", "/pool/9026/states/DE"} {
+		if p := page(http.DefaultClient, path); !strings.Contains(p, `id="demonstration"`) {
+			t.Errorf("%s has no demonstration label", path)
+		}
+	}
+	if p := page(http.DefaultClient, "/pool/2026"); strings.Contains(p, `id="demonstration"`) || !strings.Contains(p, "9026 (demonstration)") {
+		t.Errorf("/pool/2026: a demonstration label on the real cycle, or no labelled link to the demonstration")
+	}
+	m := regexp.MustCompile(`coordinator\s+coordinator\s+password (\S+)`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no coordinator password printed:\n%s", out.String())
+	}
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	res, err := c.PostForm(base+"/login", url.Values{"name": {"coordinator"}, "password": {m[1]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	for _, path := range []string{"/arrivals", "/deadlines", "/ledger"} {
+		if p := page(c, path); !strings.Contains(p, `id="demonstration"`) {
+			t.Errorf("%s has no demonstration label", path)
+		}
+	}
+	_, tok, _ := run(t, "token", "create", "--db", db, "--name", "coordinator")
+	var list struct {
+		Arrivals []struct {
+			ID            string
+			Cycle         int
+			Demonstration bool
+		}
+	}
+	if getJSON(t, base+"/api/v1/arrivals", strings.TrimSpace(tok), &list) != 200 || len(list.Arrivals) == 0 {
+		t.Fatal("no arrival listed")
+	}
+	for _, a := range list.Arrivals {
+		if !a.Demonstration || a.Cycle != 9026 {
+			t.Errorf("arrival %s: demonstration %v, cycle %d", a.ID, a.Demonstration, a.Cycle)
+		}
+	}
+}
+
+func jsonEqual(t *testing.T, a, b json.RawMessage) bool {
+	t.Helper()
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
+
+// serve seeds the demonstration only on the first start of a new SQLite file or with
+// --demo: not with --demo=false, not on a database that exists without one, and not on
+// PostgreSQL unless asked.
+func TestServeSeedsDemoOnlyWhenAsked(t *testing.T) {
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", keyringLine)
+	noDemo := func(t *testing.T, args ...string) {
+		t.Helper()
+		addr, out := startServe(t, args...)
+		if strings.Contains(out.String(), "password") {
+			t.Errorf("%v: demonstration users created:\n%s", args, out.String())
+		}
+		if code := getJSON(t, "http://"+addr+"/api/v1/ledger/cycles/9026/balances", "", nil); code != 404 {
+			t.Errorf("%v: the demonstration cycle answers %d, want 404", args, code)
+		}
+	}
+	t.Run("demo=false", func(t *testing.T) {
+		noDemo(t, "--db", filepath.Join(t.TempDir(), "n.db"), "--demo=false")
+	})
+	t.Run("existing database", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "e.db")
+		if code, _, errs := run(t, "user", "add", "--db", db, "--name", "maria", "--role", "coordinator"); code != 0 {
+			t.Fatal(errs)
+		}
+		noDemo(t, "--db", db)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		if os.Getenv("SOLIDARITY_TEST_POSTGRES") == "" {
+			t.Skip("SOLIDARITY_TEST_POSTGRES not set")
+		}
+		noDemo(t, "--db", pgtest.Schema(t))
+	})
 }

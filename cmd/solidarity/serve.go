@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,6 +19,7 @@ import (
 	"solidarity/internal/casesvc"
 	"solidarity/internal/catalog"
 	"solidarity/internal/cyclefile"
+	"solidarity/internal/ledgersvc"
 	"solidarity/internal/web"
 )
 
@@ -29,10 +31,14 @@ deliveries and pace, the ledger view, the JSON API under /api/v1, the OpenAPI do
 /openapi.yaml, Prometheus metrics at /metrics and the probes /healthz and /readyz.
 
 --db is a SQLite file (default $SOLIDARITY_DB or ./solidarity.db, created on first use)
-or a postgres:// URL. A new ledger is seeded with the shipped cycles; with --demo (the
-default) a database without users also gets one user per role, whose passwords are
-printed once on standard output, and the Diciotti demonstration (Catania, August 2018,
-replayed under today's rules with generated people: /arrivals once logged in).
+or a postgres:// URL. A new ledger is seeded with the shipped cycles. The first start on
+a new SQLite file, or any start with --demo, also seeds the demonstration: one user per
+role (if the database has none), whose passwords are printed once on standard output,
+and the Diciotti replay (Catania, August 2018, under today's rules with generated
+people: /arrivals once logged in) in a demonstration cycle of its own (9026), labelled
+"demonstration" on every page and in JSON and never counted in the real 2026 pool.
+A later start finishes a demonstration begun before; --demo=false never seeds one; a
+PostgreSQL database gets one only with --demo.
 
 Personal records are encrypted with the keys in $SOLIDARITY_KEYS_FILE (or
 $SOLIDARITY_KEYS); a SQLite database without them gets a key file beside it (DB.keys),
@@ -46,7 +52,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	year := fs.Int("cycle", 2026, "the `year` the dashboard opens on")
 	logFormat := fs.String("log", "text", "log `format`: text or json")
 	dsn := fs.String("db", "", "database: a SQLite `file` or a postgres:// URL")
-	demo := fs.Bool("demo", true, "seed demonstration users into a database that has none")
+	demo := fs.Bool("demo", false, "seed the demonstration (users, the Diciotti replay in its own cycle); default: on the first start of a new SQLite file")
 	applyEvery := fs.Duration("apply-missed", 0, "apply the consequences of missed time limits every `interval` (0: only on request)")
 	if err := parse(fs, args, false); err != nil {
 		return err
@@ -72,12 +78,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer ln.Close()
 
+	firstStart := app.IsNewLocal(app.DSN(*dsn))
 	svc, err := app.Service(ctx, app.DSN(*dsn))
 	if err != nil {
 		return err
 	}
 	defer svc.Store.Close()
-	creds, err := app.Seed(ctx, svc, *demo)
+	seedDemo, err := wantDemo(ctx, fs, *demo, firstStart, svc)
+	if err != nil {
+		return err
+	}
+	creds, err := app.Seed(ctx, svc, seedDemo)
 	if err != nil {
 		return err
 	}
@@ -104,7 +115,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
 	go app.WatchKeys(ctx, keys, app.KeysFile(app.DSN(*dsn)), keysPoll, hup, logger)
-	if *demo {
+	if seedDemo {
 		// The Diciotti replay (internal/scenario): idempotent, so every start
 		// finishes what an interrupted one began and otherwise changes nothing.
 		if err := app.SeedDiciotti(ctx, svc, cases); err != nil {
@@ -127,6 +138,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			os.WriteFile(f, []byte(a.String()), 0o644)
 		}
 	})
+}
+
+// wantDemo decides whether serve seeds the demonstration: as --demo says when it is
+// given; else on the first start of a new local SQLite file, and to finish a
+// demonstration the ledger already has (an interrupted seed).
+func wantDemo(ctx context.Context, fs *flag.FlagSet, demo, firstStart bool, svc *ledgersvc.Service) (bool, error) {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "demo" })
+	switch {
+	case given:
+		return demo, nil
+	case firstStart:
+		return true, nil
+	}
+	return app.HasDemo(ctx, svc)
 }
 
 // keysPoll is how often serve looks at the key file for a change.

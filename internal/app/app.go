@@ -6,6 +6,7 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -77,6 +78,16 @@ func OpenMode(ctx context.Context, dsn string, m Mode) (solidarity.Store, error)
 		opts = append(opts, sqlite.ReadOnly)
 	}
 	return sqlite.Open(ctx, strings.TrimPrefix(dsn, "sqlite:"), opts...)
+}
+
+// IsNewLocal reports whether dsn names a SQLite file that does not exist yet: opening
+// it in Create mode makes a new database (serve's first local start).
+func IsNewLocal(dsn string) bool {
+	if IsPostgres(dsn) {
+		return false
+	}
+	_, err := os.Stat(strings.TrimPrefix(dsn, "sqlite:"))
+	return errors.Is(err, os.ErrNotExist)
 }
 
 // Service opens the store and returns the ledger service on it (Create mode).

@@ -276,11 +276,15 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 	e.At = now
 	// The entry is about the state whose act it is: the state of relocation's own acts
 	// show in its officers' ledger view.
-	final := solidarity.Entry{Cycle: at.Year(), Type: solidarity.CaseEvent, State: party, LegalBasis: article}
+	cycle, err := s.caseCycle(ctx, r, at)
+	if err != nil {
+		return nil, false, err
+	}
+	final := solidarity.Entry{Cycle: cycle, Type: solidarity.CaseEvent, State: party, LegalBasis: article}
 	var fill func(solidarity.View) error
 	if transfer {
 		// The transfer is the delivery: counted for the state of relocation in the
-		// cycle of the year it happened.
+		// cycle of the year it happened (a demonstration's in its own cycle).
 		m, n := r.Allocated, int64(len(group))
 		d := solidarity.DeliveryPayload{Relocations: n, Reference: "relocation transfer of family " + string(r.Family), Transfer: &ev}
 		final.Type, final.State = solidarity.RelocationDelivered, m
@@ -446,7 +450,10 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: c.State, To: c.State})
 	}
 	now := s.now()
-	year := now.Year()
+	year, err := s.caseCycle(ctx, r, now) // the pledges of the current cycle (a demonstration's own)
+	if err != nil {
+		return nil, false, err
+	}
 	n := int64(len(group))
 	ev := solidarity.CaseEventPayload{Event: "relocation-allocated", Article: article, At: now, Family: r.Family,
 		Steps: steps, Target: m}

@@ -181,7 +181,12 @@ func isCandidate(r *solidarity.CaseRecord) bool {
 // candidates returns the families of relocation candidates not yet allocated: every
 // open member identified or cleared for relocation (a member the security gate
 // excluded stays behind, as in familyFor), in family order.
-func (s *Service) candidates(ctx context.Context) ([]*candidate, error) {
+//
+// A demonstration's candidates draw only on its own cycle's pledges, and real
+// candidates only on a real cycle's: the candidates of cycle year are those whose
+// arrival counts in a demonstration cycle exactly when year is one.
+func (s *Service) candidates(ctx context.Context, year int) ([]*candidate, error) {
+	inCycle := map[solidarity.ArrivalID]bool{}
 	byFamily := map[solidarity.FamilyID]*candidate{}
 	spoiled := map[solidarity.FamilyID]bool{}
 	var after solidarity.CaseID
@@ -195,6 +200,18 @@ func (s *Service) candidates(ctx context.Context) ([]*candidate, error) {
 			switch {
 			case r.State == string(cases.SecurityResponsible):
 			case isCandidate(r):
+				in, ok := inCycle[r.Arrival]
+				if !ok {
+					a, err := s.Store.Arrival(ctx, r.Arrival)
+					if err != nil {
+						return nil, err
+					}
+					in = a.Cycle == year || (a.Cycle == 0 && !solidarity.IsDemoCycle(year))
+					inCycle[r.Arrival] = in
+				}
+				if !in {
+					continue
+				}
 				c := byFamily[r.Family]
 				if c == nil {
 					c = &candidate{family: r.Family, benefitting: r.Benefitting}
@@ -281,7 +298,7 @@ type matching struct {
 
 // build reads the candidates and the pledges and makes the problem.
 func (s *Service) build(ctx context.Context, year int) (*matching, error) {
-	cs, err := s.candidates(ctx)
+	cs, err := s.candidates(ctx, year)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"solidarity"
@@ -241,6 +242,10 @@ type base struct {
 	// Cases: the server has the case flow and the user may read cases (the arrivals
 	// and deadlines links); AccessLog: and may read the access log.
 	Cases, AccessLog bool
+	// Demonstration, when not empty, is the label of a page that shows demonstration
+	// data (a demonstration cycle, or the case flow and ledger of a server that holds
+	// a demonstration): every such page says so.
+	Demonstration string
 }
 
 func (s *Server) base(r *http.Request, title string) base {
@@ -250,7 +255,32 @@ func (s *Server) base(r *http.Request, title string) base {
 		b.Cases = mayReadCases(u)
 		b.AccessLog = solidarity.Can(u, solidarity.ReadAccessLog, "")
 	}
+	b.Demonstration = s.demonstration(r)
 	return b
+}
+
+// demonstration is the label of a page that shows demonstration data, or "": the
+// pages of a demonstration cycle, and the case-flow and ledger pages of a server
+// whose ledger holds one (their lists mix its arrivals and entries with real ones).
+func (s *Server) demonstration(r *http.Request) string {
+	if y, err := strconv.Atoi(r.PathValue("year")); err == nil && solidarity.IsDemoCycle(y) {
+		return fmt.Sprintf("Cycle %d is a demonstration: generated people and the places pledged for the Diciotti in 2018, not a real pool. Its figures are never part of a real cycle's.", y)
+	}
+	p := r.URL.Path
+	if s.ledger == nil || !(p == "/ledger" || p == "/arrivals" || p == "/deadlines" || p == "/access-log" ||
+		strings.HasPrefix(p, "/relocation") || strings.HasPrefix(p, "/arrivals/") || strings.HasPrefix(p, "/cases/")) {
+		return ""
+	}
+	ys, err := s.ledger.Cycles(r.Context())
+	if err != nil {
+		return ""
+	}
+	for _, y := range ys {
+		if solidarity.IsDemoCycle(y) {
+			return fmt.Sprintf("This server holds a demonstration: the arrivals and cases of cycle %d (the Diciotti replay) are generated people, not real cases, and count only in that cycle.", y)
+		}
+	}
+	return ""
 }
 
 type errorPage struct {
@@ -414,7 +444,11 @@ func (s *Server) cycleLinks(ctx context.Context, current int) []link {
 	slices.Sort(years)
 	var out []link
 	for _, y := range slices.Compact(years) {
-		out = append(out, link{Label: itoa(y), Href: "/pool/" + itoa(y), Current: y == current})
+		label := itoa(y)
+		if solidarity.IsDemoCycle(y) {
+			label += " (demonstration)"
+		}
+		out = append(out, link{Label: label, Href: "/pool/" + itoa(y), Current: y == current})
 	}
 	return out
 }
