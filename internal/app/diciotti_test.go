@@ -113,6 +113,21 @@ func seeded(t *testing.T, dsn string) (*ledgersvc.Service, *casesvc.Service) {
 	if delivered["IE"] == 0 || delivered["IE"] > 20 {
 		t.Errorf("IE delivered %d, want 1..20 (its pledge)", delivered["IE"])
 	}
+	// The demonstration's families allocated and not yet moved hold places of its
+	// own cycle only, never of a real pledge.
+	for _, m := range []solidarity.MemberState{"DE", "FR", "PT"} {
+		realHeld, err := svc.Store.Allocated(ctx, m, 0, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		demoHeld, err := svc.Store.Allocated(ctx, m, app.DemoCycle, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if realHeld != 0 || (m != "PT" && demoHeld == 0) {
+			t.Errorf("%s: %d real places and %d of the demonstration held by its allocations", m, realHeld, demoHeld)
+		}
+	}
 	if !b.Pool.Cycle.Demonstration {
 		t.Errorf("the demonstration cycle %d is not marked demonstration", app.DemoCycle)
 	}

@@ -450,10 +450,11 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: c.State, To: c.State})
 	}
 	now := s.now()
-	year, err := s.caseCycle(ctx, r, now) // the pledges of the current cycle (a demonstration's own)
+	arr, err := s.Store.Arrival(ctx, r.Arrival)
 	if err != nil {
 		return nil, false, err
 	}
+	year := entryCycle(arr, now) // the pledges of the current cycle (a demonstration's own)
 	n := int64(len(group))
 	ev := solidarity.CaseEventPayload{Event: "relocation-allocated", Article: article, At: now, Family: r.Family,
 		Steps: steps, Target: m}
@@ -472,7 +473,7 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 		}
 		// Read in this transaction: a concurrent allocation to m is either counted
 		// here or sees this one.
-		inflight, err := v.Allocated(ctx, m, r.Family, string(cases.RelocatedOut))
+		inflight, err := v.Allocated(ctx, m, arr.Cycle, r.Family, string(cases.RelocatedOut))
 		if err != nil {
 			return err
 		}

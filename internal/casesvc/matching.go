@@ -206,7 +206,7 @@ func (s *Service) candidates(ctx context.Context, year int) ([]*candidate, error
 					if err != nil {
 						return nil, err
 					}
-					in = a.Cycle == year || (a.Cycle == 0 && !solidarity.IsDemoCycle(year))
+					in = a.Cycle == arrivalCycle(year)
 					inCycle[r.Arrival] = in
 				}
 				if !in {
@@ -286,6 +286,15 @@ func components(c *candidate, m solidarity.MemberState) match.Components {
 	return k
 }
 
+// arrivalCycle is the Arrival.Cycle of the arrivals whose candidates draw on the
+// pledges of cycle year: the demonstration's own, or 0 (the real arrivals).
+func arrivalCycle(year int) int {
+	if solidarity.IsDemoCycle(year) {
+		return year
+	}
+	return 0
+}
+
 // matching is a proposal in the making: the problem and what it was built from.
 type matching struct {
 	year    int
@@ -313,7 +322,7 @@ func (s *Service) build(ctx context.Context, year int) (*matching, error) {
 		pr: &match.Problem{Dimensions: []string{"persons"}, Weights: new(DefaultMatchWeights), Families: []match.FamilyEntry{},
 			Places: []match.PlaceEntry{}, Pairs: []match.Pair{}}}
 	for _, p := range pledges {
-		inflight, err := s.Store.Allocated(ctx, p.State, "", string(cases.RelocatedOut))
+		inflight, err := s.Store.Allocated(ctx, p.State, arrivalCycle(year), "", string(cases.RelocatedOut))
 		if err != nil {
 			return nil, err
 		}
