@@ -3,6 +3,8 @@ package solidarity
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -44,6 +46,25 @@ type Arrival struct {
 	Demonstration bool `json:"demonstration,omitempty"`
 }
 
+// SameLanding reports whether a and b describe the same landing: the same vessel and
+// port (ignoring case and runs of spaces) at the same instant. A ship's list imported
+// twice is one landing; a store refuses the second unless it is confirmed as new
+// (CaseWrite.NewLanding).
+func (a *Arrival) SameLanding(b *Arrival) bool {
+	return a.At.Equal(b.At) && strings.EqualFold(landingName(a.Vessel), landingName(b.Vessel)) &&
+		strings.EqualFold(landingName(a.Port), landingName(b.Port))
+}
+
+func landingName(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// SameLandingError is the refusal of a list that SameLanding matches with the stored
+// arrival id: ECONFLICT, naming it.
+func SameLandingError(id ArrivalID, a *Arrival) error {
+	return &Error{Code: ECONFLICT, Field: "arrival", Message: fmt.Sprintf(
+		"arrival %s already records %s at %s on %s: this list looks like it again; if it is another landing, confirm it as a new landing",
+		id, a.Vessel, a.Port, a.At.UTC().Format(time.RFC3339))}
+}
+
 // CaseRecord is a case as the store keeps it: the pseudonymous flow in clear (state,
 // history, dates: what deadlines, counts and the ledger need) and the person sealed.
 type CaseRecord struct {
@@ -61,8 +82,10 @@ type CaseRecord struct {
 	State string `json:"state"`
 	// Flow is the cases.Case as JSON: facts, history of transitions, clock dates.
 	Flow json.RawMessage `json:"flow"`
-	// NextDue is the end of the earliest running time limit (zero: none). The deadline
-	// view reads the cases whose NextDue is near, through an index.
+	// NextDue is the Due of the case's next time limit, the running limit that ends
+	// first (zero: none): the same value as that limit's deadline.Due.Due (its last
+	// day, or the instant a period in hours ends), so that every view shows one date.
+	// The deadline view reads the cases whose NextDue is near, through an index.
 	NextDue time.Time `json:"next_due,omitzero"`
 	// NextConsequence is the end of the earliest running time limit whose miss has a
 	// consequence the system records (zero: none): what the missed-limit job reads.
@@ -83,6 +106,11 @@ type CaseRecord struct {
 type CaseWrite struct {
 	Arrival *Arrival      // a new arrival (registration)
 	Insert  []*CaseRecord // new cases; Version is set to 1
+	// NewLanding confirms that Arrival is another landing than a stored arrival of
+	// the same vessel, port and time (Arrival.SameLanding). Without it such an
+	// Arrival is ECONFLICT naming the stored one: the same ship's list imported twice
+	// would open every case twice. Decided in the appending transaction.
+	NewLanding bool
 	// Update replaces the mutable fields (Allocated, Responsible, State, Flow, NextDue,
 	// NextConsequence, Personal, Closed, Erased) of each case whose stored Version equals the record's;
 	// the stored Version becomes Version+1 and so does the record's on success.
@@ -115,7 +143,10 @@ type CaseFilter struct {
 // ArrivalFilter selects arrivals, latest first.
 type ArrivalFilter struct {
 	Benefitting *MemberState
-	Limit       int // 1 to 1000; 0 means 100
+	// Involving selects the arrivals a Member State's officers may see: those it
+	// benefits from, and those with a case allocated to it (CaseFilter.Involving).
+	Involving *MemberState
+	Limit     int // 1 to 1000; 0 means 100
 }
 
 // Access is one read of a person's personal record: who, in which role and for which
@@ -144,8 +175,10 @@ type AccessFilter struct {
 type CaseStore interface {
 	// AppendCase appends e exactly as Store.Append does (idempotency, check, chain,
 	// group commit) and applies w in the same transaction. A replay returns the stored
-	// entry and applies nothing. An Insert whose ID exists, or an Arrival whose ID
-	// exists, is ECONFLICT; an Update of a case that does not exist is ENOTFOUND.
+	// entry and applies nothing. An Insert whose ID exists, an Arrival whose ID
+	// exists, or an Arrival that is the same landing as a stored one (SameLanding)
+	// without w.NewLanding, is ECONFLICT (SameLandingError names the stored one); an
+	// Update of a case that does not exist is ENOTFOUND.
 	AppendCase(ctx context.Context, idemKey string, e *Entry, w *CaseWrite, check func(View) error) (out *Entry, replayed bool, err error)
 
 	// Arrival returns an arrival or ENOTFOUND.

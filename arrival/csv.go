@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/internal/bound"
 	"solidarity/rules"
 )
 
@@ -43,6 +44,13 @@ import (
 //
 // Relations, statuses and document kinds are those of package rules; Member States are
 // Eurostat codes (Greece is EL).
+// csvLimits bound a CSV list's table before encoding/csv reads any of it: one header
+// row and MaxPersons rows of the format's columns. The margin (4× the columns, one row)
+// leaves ordinary mistakes (a stray column, a ragged row, one row too many) to the
+// parser's own errors, which say more.
+var csvLimits = bound.Limits{Bytes: MaxBytes, Lines: MaxPersons + 2, Columns: 4 * len(columns),
+	Values: (MaxPersons + 2) * 4 * len(columns)}
+
 var columns = []string{
 	colRef, colFamily, colName, colBirth, colAge, colSex, colNationality, colLanguages,
 	colRelatives, colDocuments, colDiplomas, colStays,
@@ -171,6 +179,14 @@ func parseCSV(name string, data []byte) (*List, error) {
 	}
 
 	// The table. The csv.Reader counts lines from the header row: add the block.
+	// Bound the table before reading it (internal/bound): encoding/csv makes a string of
+	// every field, so one line of ten million commas would be ten million strings.
+	if err := bound.CSV(name, data[pos:], ',', csvLimits); err != nil {
+		if e, ok := errors.AsType[*solidarity.Error](err); ok && e.Line > 0 {
+			e.Line += lines
+		}
+		return nil, err
+	}
 	cr := csv.NewReader(bytes.NewReader(data[pos:]))
 	cr.FieldsPerRecord = -1 // ragged rows get our own error, naming the row
 	csvErr := func(err error) error {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/internal/bound"
 )
 
 // ParseList reads a ship's list as JSON (ParseJSON) when its first byte other than
@@ -55,6 +56,11 @@ func ParseJSON(name string, r io.Reader) (*List, error) {
 	return parseJSON(name, data)
 }
 
+// jsonLimits bound a JSON list before it is decoded (internal/bound): a list nests
+// 4 levels deep (persons[i].relatives[j].state) and holds a few dozen values a person;
+// encoding/json alone would take 10 000 levels and numbers and strings of any length.
+var jsonLimits = bound.Limits{Bytes: MaxBytes, Values: MaxPersons * 100}
+
 // readAll reads at most MaxBytes and drops a byte-order mark.
 func readAll(name string, r io.Reader) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
@@ -70,6 +76,9 @@ func readAll(name string, r io.Reader) ([]byte, error) {
 func parseJSON(name string, data []byte) (*List, error) {
 	fail := func(line int, path, format string, args ...any) error {
 		return &solidarity.Error{Code: solidarity.EINVALID, File: name, Line: line, Field: path, Message: fmt.Sprintf(format, args...)}
+	}
+	if err := bound.JSON(name, data, jsonLimits); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var raw json.RawMessage

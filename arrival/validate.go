@@ -22,6 +22,35 @@ const (
 	MaxBytes   = 10 << 20 // bytes of one file (10 MiB)
 )
 
+// Bounds of a time read from outside, when something happened (an arrival, a legal
+// event on a case): TimeProblem.
+const (
+	// MaxClockSkew is how far after the receiving clock a time may be: the clock of
+	// the officer's machine may run a little ahead of the server's.
+	MaxClockSkew = 5 * time.Minute
+)
+
+// MinTime is the earliest time of an arrival or an event: 15 June 1990, when the
+// Dublin Convention, the first of the responsibility rules this system applies, was
+// signed. Earlier is a mistake (0001-01-01, a year typed short), never a case.
+var MinTime = time.Date(1990, 6, 15, 0, 0, 0, 0, time.UTC)
+
+// TimeProblem returns what is wrong with t as the time something happened, read at
+// now ("" when nothing): missing (the zero time is never "now"), before MinTime, or
+// in the future beyond MaxClockSkew. The one check of the arrivals' and the events'
+// times; callers name the field.
+func TimeProblem(t, now time.Time) string {
+	switch {
+	case t.IsZero():
+		return "is missing"
+	case t.Before(MinTime):
+		return fmt.Sprintf("%s is before %s: not a time of this system", t.UTC().Format(time.RFC3339), MinTime.Format(time.DateOnly))
+	case !now.IsZero() && t.After(now.Add(MaxClockSkew)):
+		return fmt.Sprintf("%s is in the future (now %s)", t.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339))
+	}
+	return ""
+}
+
 // Lengths of free text, in characters.
 const (
 	maxName  = 200 // a person's name; also the vessel and the port
@@ -86,7 +115,20 @@ func ValidNationality(s string) bool {
 // names the person by position and ref ("person 4 (ref P004): ..."). The parsers call
 // the same checks and locate their errors in the file instead: File is its name, and
 // for CSV, Line its 1-based line and Field the column.
+//
+// Validate has no clock: an arrival in the future is ValidateAt's to refuse.
 func (l *List) Validate() error { return l.validate(nil) }
+
+// ValidateAt is Validate, and also refuses an arrival later than now (TimeProblem):
+// what the case service checks, with its clock, before it registers a list.
+func (l *List) ValidateAt(now time.Time) error {
+	c := &checker{l: l, now: now}
+	c.check()
+	if c.err == nil {
+		return nil
+	}
+	return c.err
+}
 
 func (l *List) validate(src *source) error {
 	c := &checker{l: l, src: src}
@@ -125,6 +167,7 @@ type checker struct {
 	err  *solidarity.Error
 	day  time.Time      // the civil date of the arrival
 	refs map[string]int // ref → index of the first person with it
+	now  time.Time      // the clock to check the arrival against; zero: none
 }
 
 func (c *checker) file() string {
@@ -211,6 +254,10 @@ func (c *checker) check() {
 		c.arrivalFail("at", "at (the time of the disembarkation) is missing")
 	case a.At.Year() < 1 || a.At.Year() > 9999:
 		c.arrivalFail("at", "at %v is not in the years 0001 to 9999", a.At)
+	default:
+		if p := TimeProblem(a.At, c.now); p != "" {
+			c.arrivalFail("at", "at (the time of the disembarkation) %s", p)
+		}
 	}
 	switch {
 	case a.Benefitting == "":
@@ -247,16 +294,74 @@ func (c *checker) arrivalText(key, s string) {
 	case strings.TrimSpace(s) == "":
 		c.arrivalFail(key, "%s is missing", key)
 	case !plainText(s):
-		c.arrivalFail(key, "%s is not valid UTF-8 text without control characters", key)
+		c.arrivalFail(key, "%s is not valid UTF-8 text without control characters: %s", key, TextProblem(s))
 	case utf8.RuneCountInString(s) > maxName:
 		c.arrivalFail(key, "%s is longer than %d characters", key, maxName)
 	}
 }
 
-// plainText reports whether s is valid UTF-8 without control characters (no line
-// breaks either: a value is one line of a CSV header or cell).
-func plainText(s string) bool {
-	return utf8.ValidString(s) && strings.IndexFunc(s, unicode.IsControl) < 0
+// plainText is ValidText: the check of every free-text field of a list.
+func plainText(s string) bool { return ValidText(s) }
+
+// ValidText reports whether s may be stored and shown as one line of free text (a
+// name, a vessel, a port, a note): valid UTF-8 without control characters (no line
+// breaks either: a value is one line of a CSV header or cell), without format
+// characters other than the zero-width non-joiner and joiner that Persian, Arabic and
+// Indic names need — no bidirectional embeddings, overrides and isolates (U+202A–
+// U+202E, U+2066–U+2069), marks (U+200E, U+200F, U+061C), zero-width spaces or byte
+// order marks, which could make a name display as another or hide text — and without
+// line or paragraph separators, private-use characters or noncharacters. The one
+// rule for every free-text field of a person and an arrival (TextProblem).
+func ValidText(s string) bool {
+	return utf8.ValidString(s) && strings.IndexFunc(s, forbiddenRune) < 0
+}
+
+// TextProblem returns why s is not ValidText ("" when it is), naming the first
+// character refused by its code point, never quoting the text: it may be a name.
+func TextProblem(s string) string {
+	if !utf8.ValidString(s) {
+		return "it is not valid UTF-8"
+	}
+	i := strings.IndexFunc(s, forbiddenRune)
+	if i < 0 {
+		return ""
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	what := "a control character"
+	switch {
+	case bidiControl(r):
+		what = "a bidirectional control character"
+	case unicode.Is(unicode.Cf, r):
+		what = "an invisible format character"
+	case unicode.In(r, unicode.Zl, unicode.Zp):
+		what = "a line or paragraph separator"
+	case unicode.Is(unicode.Co, r):
+		what = "a private-use character"
+	case noncharacter(r):
+		what = "a noncharacter"
+	}
+	return fmt.Sprintf("it holds %s (U+%04X at character %d)", what, r, utf8.RuneCountInString(s[:i])+1)
+}
+
+// forbiddenRune is a character ValidText refuses.
+func forbiddenRune(r rune) bool {
+	switch {
+	case r == '\u200C' || r == '\u200D': // ZWNJ, ZWJ: part of how some scripts spell a name
+		return false
+	case unicode.IsControl(r), unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Co, unicode.Cs),
+		bidiControl(r), noncharacter(r), r == utf8.RuneError:
+		return true
+	}
+	return false
+}
+
+// bidiControl reports whether r is a bidirectional formatting character: the marks,
+// embeddings, overrides and isolates of Unicode's Bidi_Control property.
+func bidiControl(r rune) bool { return unicode.Is(unicode.Bidi_Control, r) }
+
+// noncharacter reports whether r is one of Unicode's 66 noncharacters.
+func noncharacter(r rune) bool {
+	return r >= 0xFDD0 && r <= 0xFDEF || r&0xFFFE == 0xFFFE
 }
 
 func (c *checker) person(i int) {
@@ -280,7 +385,7 @@ func (c *checker) person(i int) {
 	case strings.TrimSpace(p.Name) == "":
 		c.fail(i, "name", "name is missing")
 	case !plainText(p.Name):
-		c.fail(i, "name", "name is not valid UTF-8 text without control characters")
+		c.fail(i, "name", "name is not valid UTF-8 text without control characters: %s", TextProblem(p.Name))
 	case utf8.RuneCountInString(p.Name) > maxName:
 		c.fail(i, "name", "name is longer than %d characters", maxName)
 	}
@@ -354,7 +459,7 @@ func (c *checker) person(i int) {
 	}
 	switch {
 	case !plainText(p.OtherVulnerability):
-		c.fail(i, "other_vulnerability", "other_vulnerability is not valid UTF-8 text without control characters")
+		c.fail(i, "other_vulnerability", "other_vulnerability is not valid UTF-8 text without control characters: %s", TextProblem(p.OtherVulnerability))
 	case utf8.RuneCountInString(p.OtherVulnerability) > maxNote:
 		c.fail(i, "other_vulnerability", "other_vulnerability is longer than %d characters", maxNote)
 	}

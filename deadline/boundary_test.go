@@ -208,8 +208,6 @@ func TestNotRunning(t *testing.T) {
 		{"Eurodac record sent", cases.Facts{}, deadline.Params{}, seq(disembarked, []ev{{cases.EurodacRecorded, "2026-08-24 18:00"}}), []string{"eurodac-sar"}},
 		{"applicant record sent", cases.Facts{}, deadline.Params{}, seq(registered, []ev{{cases.EurodacApplicantRecorded, "2026-08-26 18:00"}}), []string{"eurodac-applicant"}},
 		{"under 6", cases.Facts{NoBiometrics: true}, deadline.Params{}, registered, []string{"eurodac-sar", "eurodac-applicant"}},
-		{"unaccompanied minor (Art. 39(1), 4th subpara.)", uam, deadline.Params{}, regular,
-			[]string{"take-charge-request", "take-charge-request-hit", "take-charge-request-crisis", "take-charge-request-detained", "take-charge-request-uam"}},
 		{"request sent", cases.Facts{}, deadline.Params{}, tcrSent, []string{"take-charge-request", "registration", "screening"}},
 		{"regular track", cases.Facts{}, deadline.Params{}, self, []string{"border-procedure", "border-procedure-crisis"}},
 		{"border stopped", cases.Facts{}, deadline.Params{}, seq(border, []ev{{cases.BorderStopped, "2026-09-01"}}), []string{"border-procedure"}},
@@ -390,7 +388,7 @@ func TestCatalogue(t *testing.T) {
 		if l.Consequence != "" && l.ConsequenceTag == "" && !strings.HasPrefix(l.Consequence, "not stated") {
 			t.Errorf("%s: consequence without a tag", l.Name)
 		}
-		if l.Period.IsZero() && !l.Waived && l.Param == "" {
+		if l.Period.IsZero() && l.Param == "" {
 			t.Errorf("%s: no period", l.Name)
 		}
 		if len(l.Start) == 0 {

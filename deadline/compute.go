@@ -25,6 +25,9 @@ type Due struct {
 	Consequence    string               `json:"consequence,omitempty"`
 	ConsequenceTag solidarity.Certainty `json:"consequence_tag,omitempty"`
 	Then           cases.Event          `json:"then,omitempty"`
+	// Discretion, when set, says why the consequence is not applied automatically but
+	// left to an officer (Limit.Discretion): Then is empty and Consequence says so.
+	Discretion string `json:"discretion,omitempty"`
 }
 
 // Overdue reports whether the period of d has ended at now. A period in days ends with
@@ -48,8 +51,10 @@ func (d Due) Within(now time.Time, within time.Duration) bool {
 // Compute returns the time limits running for c under p, earliest first: for each
 // limit that can run in c's state, the variant that applies, counted from the latest
 // event that started it, counted as Regulation 1182/71 counts (see the package doc). A limit
-// that has passed is still returned: Overdue finds it. Limits whose variant is waived
-// (an unaccompanied minor's take charge request) are left out.
+// that has passed is still returned: Overdue finds it. A limit whose consequence the law
+// leaves to the Member State in the case at hand (an unaccompanied minor's take charge
+// request, Art. 39(1), 4th subpara. AMMR) is returned with its due date, no Then and
+// the reason (Due.Discretion).
 //
 // p's zero fields take the spec's values; p is not validated here (Validate it once
 // where it is read).
@@ -106,9 +111,6 @@ func AppendCompute(dst []Due, c cases.Case, p Params) []Due {
 		if l.group > 0 {
 			done |= 1 << l.group
 		}
-		if l.Waived {
-			continue
-		}
 		per := l.Period
 		if l.param != noParam {
 			per = p.period(l.param)
@@ -124,6 +126,11 @@ func AppendCompute(dst []Due, c cases.Case, p Params) []Due {
 		dst = append(dst, Due{Limit: l.Name, Row: l.Row, Title: l.Title, Start: c.History[start].At, Period: per,
 			Due: due, Hours: hours, Article: l.Article, Tag: l.Tag, Consequence: l.Consequence,
 			ConsequenceTag: l.ConsequenceTag, Then: l.Then})
+		if l.Discretion != "" && l.discretionWhen.holds(&x) {
+			d := &dst[len(dst)-1]
+			d.Then, d.Discretion = "", l.Discretion
+			d.Consequence = l.discretionConsequence
+		}
 	}
 	// Earliest first (insertion sort: a case has a handful of dues).
 	out := dst[first:]
@@ -171,12 +178,14 @@ type Consequence struct {
 	Due Due `json:"due"`
 	// Event is the event that records the consequence. It is "" when the event is not
 	// legal in the case's current state (the border procedure's end after a rejection,
-	// the screening limit before screening started): an officer must decide.
+	// the screening limit before screening started), or when the law leaves the
+	// consequence to the Member State (Due.Discretion): an officer must decide.
 	Event cases.Event `json:"event,omitempty"`
 }
 
 // Missed returns, for each limit of c that is overdue at now and whose consequence
-// the law states as a change of the case (Due.Then), what to apply: responsibility
+// the law states as a change of the case (Due.Then) or leaves to the Member State
+// (Due.Discretion: returned without an Event, an officer decides), what to apply: responsibility
 // shifting to the determining Member State after a missed take charge limit (Art.
 // 39(1) AMMR) or transfer limit (Art. 37(1) AMMR), tacit acceptance or confirmation
 // (Arts. 40, 41(4), 45(2) AMMR), the end of the border procedure (Art. 51(2) APR), of
@@ -187,11 +196,11 @@ type Consequence struct {
 func Missed(c cases.Case, p Params, now time.Time) []Consequence {
 	var out []Consequence
 	for _, d := range Compute(c, p) {
-		if d.Then == "" || !d.Overdue(now) {
+		if (d.Then == "" && d.Discretion == "") || !d.Overdue(now) {
 			continue
 		}
 		k := Consequence{Due: d}
-		if cases.Can(c.State, d.Then) {
+		if d.Then != "" && cases.Can(c.State, d.Then) {
 			k.Event = d.Then
 		}
 		out = append(out, k)

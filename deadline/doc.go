@@ -9,6 +9,10 @@
 // deadline view; Missed says which consequence to record, as a cases.Event, when a
 // limit with a legal consequence has passed (responsibility shifting after a missed
 // take charge or transfer limit, tacit acceptance...). Nothing here changes a case.
+// Where the law leaves the consequence to the Member State (an unaccompanied minor's
+// take charge request: Art. 39(1), 4th subpara. AMMR lets it go on after the limit
+// where the child's best interests call for it), the limit is still computed and
+// shown, without an event to apply, and Due.Discretion says why an officer decides.
 //
 // For a view over many cases, prepare the Params once (Params.Prepare) and reuse one
 // buffer with AppendCompute: the computation then does not allocate.

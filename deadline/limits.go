@@ -61,15 +61,22 @@ type Limit struct {
 	Stop           []cases.Event        `json:"stop,omitempty"`
 	Group          string               `json:"group,omitempty"`
 	Condition      string               `json:"condition,omitempty"` // when this variant applies, in words
-	// Waived: under Condition no time limit runs (Art. 39(1), 4th subpara. AMMR).
-	Waived bool `json:"waived,omitempty"`
+	// Discretion, when set, says why the consequence is left to an officer in the
+	// cases discretionWhen selects: the limit still runs and is shown, but the law lets
+	// the Member State go on after it has expired where it so decides (Art. 39(1), 4th
+	// subpara. AMMR, for an unaccompanied minor). Such a Due has no Then, and its
+	// Consequence says so.
+	Discretion string `json:"discretion,omitempty"`
 	// Note says how the limit is used when it is not computed from a case's events.
 	Note string `json:"note,omitempty"`
 
-	when    cond
-	param   paramID
-	group   int
-	stopIDs []uint8
+	when           cond
+	discretionWhen cond
+	// discretionConsequence is Consequence followed by Discretion, built once.
+	discretionConsequence string
+	param                 paramID
+	group                 int
+	stopIDs               []uint8
 }
 
 // PeriodFor returns the period of l under p (its Params field, or its fixed value).
@@ -112,7 +119,10 @@ func present() []cases.State {
 
 // Consequences written once.
 const (
-	tcrMissed      = "the Member State where the application was registered is responsible (Art. 39(1), 3rd subpara. AMMR)"
+	tcrMissed = "the Member State where the application was registered is responsible (Art. 39(1), 3rd subpara. AMMR)"
+	// Row 7b: the take charge limits stand for an unaccompanied minor; their expiry
+	// does not shift responsibility by itself.
+	uamDiscretion  = "unaccompanied minor: where the determining Member State considers it in the best interests of the child, it may go on and request another Member State to take charge notwithstanding the expiry of this limit, at any time before a first decision on the substance (Art. 39(1), 4th subpara. AMMR); the consequence is therefore not applied automatically: an officer decides"
 	transferMissed = "the responsible Member State is relieved of its obligations and the transferring Member State becomes responsible (Art. 37(1) AMMR)"
 	tacit          = "silence is tantamount to accepting the request, with the obligation to take charge and arrange the arrival"
 	appealMissed   = "the decision becomes final: the return decision follows"
@@ -147,13 +157,13 @@ var catalogue = []Limit{
 	// Screening (SR 2024/1356).
 	{Name: "screening-reduced", Row: "4a", Group: "screening", Title: "Finish the screening (person kept at the border beyond 72 hours)",
 		Offset: H(72), Period: D(4), Article: "Art. 8(3), 2nd sentence SR", Tag: "V",
-		Consequence:    "a person who has not applied is referred to the return authorities; screening ends on referral (Art. 18(1), (5) SR)",
+		Consequence:    "a person who has not applied is referred to the return authorities; screening ends on referral (Art. 18(1) SR; Art. 18(5) SR)",
 		ConsequenceTag: "V", Then: cases.NoApplication,
 		Start: on(cases.ApprehendedAtBorder), Running: []cases.State{cases.ArrivedIrregular, cases.Screening},
 		when: is(fReduced), Condition: "Art. 5(1)(a) SR person covered by Art. 23(1), (4) ED, staying at the external border beyond 72 hours"},
 	{Name: "screening", Row: "4", Group: "screening", Title: "Finish the screening at the external border",
 		Period: D(7), Article: "Art. 8(3) SR", Tag: "V",
-		Consequence:    "a person who has not applied is referred to the return authorities; screening ends on referral (Art. 18(1), (5) SR)",
+		Consequence:    "a person who has not applied is referred to the return authorities; screening ends on referral (Art. 18(1) SR; Art. 18(5) SR)",
 		ConsequenceTag: "V", Then: cases.NoApplication,
 		Start:   on(cases.Disembarked, cases.ApprehendedAtBorder, cases.PresentedAtBCP),
 		Running: []cases.State{cases.ArrivedSAR, cases.ArrivedIrregular, cases.AtBCP, cases.Screening}},
@@ -181,34 +191,35 @@ var catalogue = []Limit{
 		Period: M(3), Article: "Art. 21(1) Dublin III", Tag: "V", when: is(fDublin), Condition: dublin,
 		Consequence: dublinTCRMissed, ConsequenceTag: "R", Then: cases.TakeChargeDeadlinePassed,
 		Start: registered, Running: tcrRunning},
-	{Name: "take-charge-request-uam", Row: "7b", Group: "take-charge-request", Title: "Take charge request for an unaccompanied minor",
-		Waived: true, Article: "Art. 39(1), 4th subpara. AMMR", Tag: "V",
-		Condition: "unaccompanied minor, where in the best interests of the child: possible until the first decision on the substance",
-		when:      is(fUAM), Start: registered, Running: tcrRunning},
 	{Name: "take-charge-request-detained-after", Row: "7c", Group: "take-charge-request", Title: "Send the take charge request (person detained after registration)",
 		Period: W(1), Article: "Art. 45(1) AMMR", Tag: "V", when: is(fDetainedAfterRegistration), Condition: "detained after registration: from the start of detention",
 		Consequence: "not stated in the spec for detained persons (whether Art. 39(1), 3rd subpara. applies was not read)",
-		Start:       on(cases.Detained), Running: tcrRunning},
+		Start:       on(cases.Detained), Running: tcrRunning,
+		Discretion: uamDiscretion, discretionWhen: is(fUAM)},
 	{Name: "take-charge-request-detained", Row: "7c", Group: "take-charge-request", Title: "Send the take charge request (detained person)",
 		Period: W(2), Article: "Art. 45(1) AMMR", Tag: "V", when: is(fDetained), Condition: "detained: from registration, or from the Eurodac/VIS hit",
 		Consequence: "not stated in the spec for detained persons (whether Art. 39(1), 3rd subpara. applies was not read)",
-		Start:       on(cases.EurodacHit), Fallback: registered, Running: tcrRunning},
-	{Name: "take-charge-request-crisis", Row: "7d", Group: "take-charge-request", Title: "Send the take charge request (crisis or force majeure)",
+		Start:       on(cases.EurodacHit), Fallback: registered, Running: tcrRunning,
+		Discretion: uamDiscretion, discretionWhen: is(fUAM)},
+	{Name: "take-charge-request-crisis", Row: "7d, 7b", Group: "take-charge-request", Title: "Send the take charge request (crisis or force majeure)",
 		Period: M(4), Article: "Art. 12(2)(a) CR", Tag: "V", when: is(fCrisis), Condition: "crisis or force majeure derogation applied",
 		Consequence: tcrMissed, ConsequenceTag: "R", Then: cases.TakeChargeDeadlinePassed,
-		Start: registered, Running: tcrRunning},
-	{Name: "take-charge-request-hit", Row: "7a", Group: "take-charge-request", Title: "Send the take charge request after a Eurodac (Art. 22/24) or VIS hit",
+		Start: registered, Running: tcrRunning,
+		Discretion: uamDiscretion, discretionWhen: is(fUAM)},
+	{Name: "take-charge-request-hit", Row: "7a, 7b", Group: "take-charge-request", Title: "Send the take charge request after a Eurodac (Art. 22/24) or VIS hit",
 		Period: M(1), Article: "Art. 39(1), 2nd subpara. AMMR", Tag: "V", Condition: "from the receipt of the hit",
 		Consequence: tcrMissed, ConsequenceTag: "V", Then: cases.TakeChargeDeadlinePassed,
-		Start: on(cases.EurodacHit), Running: tcrRunning},
-	{Name: "take-charge-request", Row: "7", Group: "take-charge-request", Title: "Send the take charge request",
+		Start: on(cases.EurodacHit), Running: tcrRunning,
+		Discretion: uamDiscretion, discretionWhen: is(fUAM)},
+	{Name: "take-charge-request", Row: "7, 7b", Group: "take-charge-request", Title: "Send the take charge request",
 		Period: M(2), Article: "Art. 39(1) AMMR", Tag: "V",
 		Consequence: tcrMissed, ConsequenceTag: "V", Then: cases.TakeChargeDeadlinePassed,
-		Start: registered, Running: tcrRunning},
+		Start: registered, Running: tcrRunning,
+		Discretion: uamDiscretion, discretionWhen: is(fUAM)},
 
 	// Reply to a take charge request (AMMR Arts. 40, 45(2); CR Art. 12(2)(b)).
 	{Name: "take-charge-reply-dublin", Row: "§9", Group: "take-charge-reply", Title: "Reply to the take charge request (Dublin III)",
-		Period: M(2), Article: "Art. 22(1), (7) Dublin III", Tag: "V", when: is(fDublin), Condition: dublin,
+		Period: M(2), Article: "Art. 22(1) Dublin III; Art. 22(7) Dublin III", Tag: "V", when: is(fDublin), Condition: dublin,
 		Consequence: tacit + " (Art. 22(7) Dublin III)", ConsequenceTag: "V", Then: cases.TacitAcceptance,
 		Start: on(cases.TakeChargeRequestSent), Running: []cases.State{cases.TCRSent}},
 	{Name: "take-charge-reply-detained", Row: "8b", Group: "take-charge-reply", Title: "Reply to the take charge request (detained person)",

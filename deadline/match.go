@@ -6,7 +6,9 @@ package deadline
 import (
 	"fmt"
 	"slices"
+	"strings"
 
+	"solidarity"
 	"solidarity/cases"
 )
 
@@ -267,6 +269,12 @@ func init() {
 			panic("deadline: duplicate limit " + l.Name)
 		}
 		names[l.Name] = true
+		// Every article is a legal basis in the convention (legalbasis.go), as it may
+		// be written into the ledger with a missed limit's consequence; a national
+		// act's section (the Irish appeal periods) only where no consequence is applied.
+		if _, err := solidarity.ParseLegalBases(l.Article); err != nil && (l.Then != "" || !strings.HasPrefix(l.Article, "IE ")) {
+			panic(fmt.Sprintf("deadline: %s: %v", l.Name, err))
+		}
 		if l.Group != "" {
 			g, ok := groups[l.Group]
 			if !ok {
@@ -293,6 +301,9 @@ func init() {
 		}
 		for _, e := range l.when.after {
 			l.when.afterIDs = append(l.when.afterIDs, mustID(l.Name, e))
+		}
+		if l.Discretion != "" {
+			l.discretionConsequence = l.Consequence + "; " + l.Discretion
 		}
 		for _, s := range l.Running {
 			if !s.Valid() {

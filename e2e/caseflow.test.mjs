@@ -234,4 +234,51 @@ test('a family lands in Italy and is relocated to Germany', async (t) => {
   assert.ok(reads.includes(`officer-de officer DE ${caseID} view`),
     `Germany's read is not in the access log: ${reads.join(' | ')}`);
   await checkClean(coord.page, coord.problems);
+
+  // The next time limit on the arrival page is the first of the case's own.
+  await goto(it.page, arrivalPath);
+  const rowID = await it.page.$$eval('tr[data-case]', (trs) =>
+    trs.find((tr) => tr.querySelector('td.next-due').textContent.trim() !== '—')?.dataset.case);
+  assert.ok(rowID, 'no case of the landing has a running time limit');
+  const singlePath = `/cases/${rowID}`;
+  const next = (await text(it.page, `tr[data-case="${rowID}"] td.next-due`)).replace(/ (overdue|due soon)$/, '');
+  await goto(it.page, singlePath);
+  const first = (await text(it.page, '#dues td.due')).replace(/ (overdue|due soon)$/, '');
+  assert.equal(next, first, 'the arrival page and the case page give the next time limit different dates');
+
+  // The same list again is refused, naming the arrival; confirmed as a new landing it
+  // is registered.
+  await goto(it.page, '/arrivals');
+  await it.page.locator('#import-form input[name="list"]').setInputFiles(csv);
+  await Promise.all([
+    it.page.waitForResponse((r) => r.url().endsWith('/arrivals') && r.request().method() === 'POST'),
+    it.page.locator('#import-form button[type="submit"]').click(),
+  ]);
+  assert.match(await text(it.page, '#import-error'), new RegExp(arrivalPath.split('/').pop()));
+  assert.equal(await it.page.locator('#new-landing').count(), 1, 'no confirmation of a new landing offered');
+  it.problems.length = 0; // the 409 of the refused list was expected
+  await it.page.locator('#import-form input[name="list"]').setInputFiles(csv);
+  await it.page.locator('#new-landing input[name="new_landing"]').check();
+  await Promise.all([
+    it.page.waitForURL((u) => /^\/arrivals\/ARR-/.test(u.pathname) && u.pathname !== arrivalPath),
+    it.page.locator('#import-form button[type="submit"]').click(),
+  ]);
+  await checkClean(it.page, it.problems);
+
+  // Applying the consequences of missed time limits shows them first.
+  await goto(coord.page, '/deadlines');
+  await Promise.all([
+    coord.page.waitForResponse((r) => r.url().endsWith('/deadlines/apply')),
+    coord.page.locator('#apply-form button[type="submit"]').click(),
+  ]);
+  assert.equal(await coord.page.locator('#preview').count(), 1, 'no preview of the consequences');
+  assert.equal(await coord.page.locator('#applied').count(), 0, 'consequences applied in one click');
+  if (await coord.page.locator('#confirm-form').count() === 1) {
+    await Promise.all([
+      coord.page.waitForResponse((r) => r.url().endsWith('/deadlines/apply')),
+      coord.page.locator('#confirm-form button[type="submit"]').click(),
+    ]);
+    assert.equal(await coord.page.locator('#applied').count(), 1, 'the confirmation applied nothing');
+  }
+  await checkClean(coord.page, coord.problems);
 });

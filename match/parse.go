@@ -12,10 +12,17 @@ import (
 	"strings"
 
 	"solidarity"
+	"solidarity/internal/bound"
 )
 
 // MaxProblemSize is the largest problem file ParseProblem reads.
 const MaxProblemSize = 64 << 20
+
+// problemLimits bound a problem file before it is decoded (internal/bound): it nests 4
+// levels deep, and no name or score needs more than the default string and number
+// lengths. The number of values is bounded by the size alone: an EU-scale problem has
+// millions, and decoding costs time linear in them.
+var problemLimits = bound.Limits{Bytes: MaxProblemSize, Values: MaxProblemSize}
 
 // ParseProblem reads a problem file (JSON, docs/match-problem.md) strictly: an unknown
 // field, a wrong type, trailing data or a file over MaxProblemSize is an EINVALID
@@ -30,6 +37,9 @@ func ParseProblem(name string, r io.Reader) (*Problem, error) {
 		return nil, &solidarity.Error{Code: solidarity.EINVALID, File: name, Message: fmt.Sprintf("larger than %d MiB", MaxProblemSize>>20)}
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if err := bound.JSON(name, data, problemLimits); err != nil {
+		return nil, err
+	}
 	var p Problem
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -183,3 +183,17 @@ func FuzzParseProblem(f *testing.F) {
 		}
 	})
 }
+
+// TestParseProblemBounds: a problem built to exhaust the decoder is refused before
+// decoding, naming the file, the line and the bound (issue 12).
+func TestParseProblemBounds(t *testing.T) {
+	for name, src := range map[string]string{
+		"nested 9000 deep": `{"families": ` + strings.Repeat("[", 9000) + strings.Repeat("]", 9000) + `}`,
+		"number of 1 MiB":  `{"families": [{"size": 1` + strings.Repeat("0", 1<<20) + `}]}`,
+	} {
+		_, err := match.ParseProblem("p.json", strings.NewReader(src))
+		if solidarity.ErrorCode(err) != solidarity.EINVALID || !strings.Contains(err.Error(), "limit") || !strings.Contains(err.Error(), "p.json:1") {
+			t.Errorf("%s: ParseProblem = %.200v, want EINVALID naming the file, line and limit", name, err)
+		}
+	}
+}

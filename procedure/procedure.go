@@ -204,16 +204,16 @@ func Decide(f Facts, rates Rates, p Params) Decision {
 	// Art. 43(1): the preconditions of the border procedure.
 	switch {
 	case !f.ScreeningDone:
-		say("APR Art. 43(1)", "screening not done: the border procedure is not available")
+		say("Art. 43(1) APR", "screening not done: the border procedure is not available")
 	case f.AuthorisedEntry:
-		say("APR Art. 43(1)", "the applicant was authorised to enter")
+		say("Art. 43(1) APR", "the applicant was authorised to enter")
 	case f.MeetsEntryConditions:
-		say("APR Art. 43(1)", "the applicant meets the entry conditions")
+		say("Art. 43(1) APR", "the applicant meets the entry conditions")
 	case f.Route == Inland || f.Route == "":
-		say("APR Art. 43(1)(a)–(d)", "the application did not follow a border crossing, an apprehension, a SAR disembarkation or a relocation")
+		say("Art. 43(1)(a)–(d) APR", "the application did not follow a border crossing, an apprehension, a SAR disembarkation or a relocation")
 	default:
 		d.Available = true
-		say("APR Art. 43(1)("+map[Route]string{AtBorder: "a", Apprehension: "b", SAR: "c", Relocated: "d"}[f.Route]+")", "the border procedure is available (route: %s)", f.Route)
+		say(solidarity.LegalBasis{Act: solidarity.APR, Article: 43, Paragraph: 1, Point: map[Route]string{AtBorder: "a", Apprehension: "b", SAR: "c", Relocated: "d"}[f.Route]}.String(), "the border procedure is available (route: %s)", f.Route)
 	}
 	// Art. 53(2): exclusions at any stage.
 	excl := map[string]bool{"(b) special reception needs cannot be met at the border": f.SpecialReceptionUnmet,
@@ -223,7 +223,7 @@ func Decide(f Facts, rates Rates, p Params) Decision {
 	for _, k := range []string{"(b) special reception needs cannot be met at the border", "(c) special procedural guarantees cannot be provided there", "(d) medical reasons", "(e) detention guarantees not met"} {
 		if excl[k] {
 			excluded = true
-			say("APR Art. 53(2)"+k[:3], "not applied: %s", k[4:])
+			say(solidarity.LegalBasis{Act: solidarity.APR, Article: 53, Paragraph: 2, Point: k[1:2]}.String(), "not applied: %s", k[4:])
 		}
 	}
 
@@ -232,18 +232,18 @@ func Decide(f Facts, rates Rates, p Params) Decision {
 	if f.UnaccompaniedMinor {
 		if f.SecurityDanger {
 			d.Grounds = append(d.Grounds, "42(3)(b)")
-			say("APR Art. 42(3)(b), Art. 53(1)", "unaccompanied minor considered a danger to national security or public order")
+			say("Art. 42(3)(b) APR; Art. 53(1) APR", "unaccompanied minor considered a danger to national security or public order")
 		} else {
-			say("APR Art. 53(1)", "unaccompanied minor: only the security ground of Art. 42(3)(b) can apply, and it does not")
+			say("Art. 53(1) APR", "unaccompanied minor: only the security ground of Art. 42(3)(b) can apply, and it does not")
 		}
 	} else {
 		if f.Misled {
 			d.Grounds = append(d.Grounds, "42(1)(c)")
-			say("APR Art. 42(1)(c)", "the applicant misled the authorities on identity or documents")
+			say("Art. 42(1)(c) APR", "the applicant misled the authorities on identity or documents")
 		}
 		if f.SecurityDanger {
 			d.Grounds = append(d.Grounds, "42(1)(f)")
-			say("APR Art. 42(1)(f)", "the applicant is a danger to national security or public order")
+			say("Art. 42(1)(f) APR", "the applicant is a danger to national security or public order")
 		}
 		jAnswer = recognitionGround(f, rates, p, &d, say)
 		if jAnswer == Yes {
@@ -255,9 +255,9 @@ func Decide(f Facts, rates Rates, p Params) Decision {
 	for _, g := range d.Grounds {
 		switch {
 		case g == "42(1)(j)" && (f.CapacityNotified || f.AnnualMaxAuthorised):
-			say("APR Art. 48 / Art. 50", "adequate capacity reached: the 20 %% ground need not be applied")
+			say("Art. 48 APR; Art. 50 APR", "adequate capacity reached: the 20 %% ground need not be applied")
 		case g == "42(1)(c)" && f.AnnualMaxAuthorised:
-			say("APR Art. 50", "annual maximum reached and authorised: the deception ground need not be applied")
+			say("Art. 50 APR", "annual maximum reached and authorised: the deception ground need not be applied")
 		default:
 			mandatoryGrounds++
 		}
@@ -273,12 +273,12 @@ func Decide(f Facts, rates Rates, p Params) Decision {
 	switch {
 	case d.Mandatory == Yes:
 		d.Track = Border
-		say("APR Art. 45(1)", "the border procedure is mandatory")
+		say("Art. 45(1) APR", "the border procedure is mandatory")
 	case d.Mandatory == Unknown:
 		d.Track = Regular
-		say("APR Art. 45(1)", "whether the border procedure is mandatory depends on a recognition rate that is not known; the regular procedure is shown until it is")
+		say("Art. 45(1) APR", "whether the border procedure is mandatory depends on a recognition rate that is not known; the regular procedure is shown until it is")
 	case d.Available && !excluded:
-		say("APR Art. 43(1)", "the border procedure may be applied but is not mandatory: the Member State decides")
+		say("Art. 43(1) APR", "the border procedure may be applied but is not mandatory: the Member State decides")
 	}
 	return d
 }
@@ -287,13 +287,13 @@ func recognitionGround(f Facts, rates Rates, p Params, d *Decision, say func(str
 	threshold := new(big.Rat).Mul(p.RecognitionThreshold, big.NewRat(100, 1))
 	if f.Nationality == "" {
 		d.NeedsData = append(d.NeedsData, "nationality")
-		say("APR Art. 42(1)(j)", "nationality unknown: the 20 %% ground cannot be assessed")
+		say("Art. 42(1)(j) APR", "nationality unknown: the 20 %% ground cannot be assessed")
 		return Unknown
 	}
 	r, ok := rates.Latest(f.Nationality)
 	if !ok {
 		d.NeedsData = append(d.NeedsData, "recognition rate for "+strings.ToUpper(f.Nationality))
-		say("APR Art. 42(1)(j)", "no recognition rate for %s in the data: add it from Eurostat migr_asydcfsta", strings.ToUpper(f.Nationality))
+		say("Art. 42(1)(j) APR", "no recognition rate for %s in the data: add it from Eurostat migr_asydcfsta", strings.ToUpper(f.Nationality))
 		return Unknown
 	}
 	d.RateUsed = &r
@@ -306,7 +306,7 @@ func recognitionGround(f Facts, rates Rates, p Params, d *Decision, say func(str
 		below = at <= 0
 		if !below {
 			d.NeedsData = append(d.NeedsData, "exact recognition rate for "+r.ISO2)
-			say("APR Art. 42(1)(j)", "%s's rate is only known to be at most %s %%, above the threshold: not settled", r.Nationality, r.Percent.FloatString(1))
+			say("Art. 42(1)(j) APR", "%s's rate is only known to be at most %s %%, above the threshold: not settled", r.Nationality, r.Percent.FloatString(1))
 			return Unknown
 		}
 	case "below":
@@ -317,7 +317,7 @@ func recognitionGround(f Facts, rates Rates, p Params, d *Decision, say func(str
 		}
 	}
 	word := map[bool]string{true: "at or below", false: "above"}[below]
-	say("APR Art. 42(1)(j)", "%s: recognition rate %s%s %% (%d, %s, tag %s) is %s the %s %% threshold",
+	say("Art. 42(1)(j) APR", "%s: recognition rate %s%s %% (%d, %s, tag %s) is %s the %s %% threshold",
 		r.Nationality, map[string]string{"exact": "", "at-most": "at most ", "below": "below "}[r.Bound], r.Percent.FloatString(1), r.Year, r.Source, r.Certainty, word, threshold.FloatString(0))
 	if below {
 		return Yes

@@ -8,6 +8,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"solidarity"
 	"solidarity/procedure"
 )
 
@@ -58,8 +59,8 @@ func TestDecide(t *testing.T) {
 				t.Fatalf("got %s, mandatory %s, grounds %v; want %s, %s, %v\n%+v", d.Track, d.Mandatory, d.Grounds, tc.track, tc.mandatory, tc.grounds, d.Reasons)
 			}
 			for _, r := range d.Reasons {
-				if !strings.HasPrefix(r.Article, "APR Art.") {
-					t.Fatalf("a reason without its article: %+v", r)
+				if bs, err := solidarity.ParseLegalBases(r.Article); err != nil || bs[0].Act != solidarity.APR {
+					t.Fatalf("a reason without its article in the convention (legalbasis.go): %+v: %v", r, err)
 				}
 			}
 		})

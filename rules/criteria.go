@@ -318,23 +318,38 @@ func (w *walker) unaccompaniedMinor() Finding {
 		}
 		return !m.NotInBestInterests, notBestInterests
 	})
-	if len(fam) > 0 {
-		w.designate(&f, fam, w.chooseBIC(w.statesOf(fam), &f, "Family members or siblings"), says("legally present"))
+	if states := w.statesOf(fam); len(states) > 0 {
+		w.designate(&f, fam, w.chooseBIC(states, &f, "Family members or siblings"), says("legally present"))
 		f.Article = w.art("Art. 25(2)", "Art. 8(1)")
+		if len(states) > 1 {
+			// Several Member States: the choice on the best interests of the child is
+			// what decides (Art. 25(4) AMMR covers family members and siblings too;
+			// Dublin III Art. 8(3)).
+			f.Article = w.art("Art. 25(4)", "Art. 8(3)")
+		}
 		f.Reason = "a family member or sibling of the unaccompanied minor is legally present there, and it is not shown to be against the best interests of the child"
 		f.Notes = append(f.Notes, w.minorNote())
 		return f
 	}
 	// 25(3)–(4): a relative legally present in another Member State who can take care
-	// of the minor; Dublin III 8(2)–(3).
+	// of the minor; Dublin III 8(2)–(3). Under the AMMR "another" is read against the
+	// Member State that determines responsibility, the one of first registration (Art.
+	// 38(1)), whose situation counts (Art. 24): a relative in the Member State where
+	// the minor has applied since is in another Member State. Under Dublin III the
+	// Member State where the minor is present decides in the end (Art. 8(4), CJEU MA,
+	// C-648/11), and Art. 8(2) is read against it.
+	own, ownWhy := w.first.State, "in the Member State of first registration, which determines responsibility (Art. 38(1) AMMR), not in another one"
+	if w.reg == DublinIII {
+		own, ownWhy = w.det, "in the Member State where the minor is present, not in another one"
+	}
 	rel := w.familyWhere(&f, func(m FamilyMember) (bool, string) {
 		switch {
 		case m.Relation != Relative:
 			return false, ""
 		case !legallyPresent(m):
 			return false, notLegallyPresent
-		case m.State == w.det:
-			return false, "in the determining Member State, not in another one"
+		case m.State == own:
+			return false, ownWhy
 		case !m.CanTakeCare:
 			return false, "not found able to take care of the minor"
 		}
@@ -347,6 +362,10 @@ func (w *walker) unaccompaniedMinor() Finding {
 			f.Article = w.art("Art. 25(4)", "Art. 8(3)")
 		}
 		f.Reason = "a relative legally present in another Member State can take care of the unaccompanied minor, and it is not shown to be against the best interests of the child"
+		if w.reg == AMMR && f.State == w.det && f.State != w.first.State {
+			f.Notes = append(f.Notes, fmt.Sprintf("The relative is in %s, where the minor applied after the application was first registered in %s: \"another Member State\" in Art. 25(3) is read against %s, which determines responsibility (Art. 38(1)) on the situation when the application was first registered (Art. 24).",
+				f.State, w.first.State, w.first.State))
+		}
 		f.Notes = append(f.Notes, w.minorNote())
 		return f
 	}
@@ -380,7 +399,7 @@ func (w *walker) minorNote() string {
 	if w.reg == DublinIII {
 		return "The best interests of the child are a primary consideration in every procedure for a minor (Art. 6 Dublin III)."
 	}
-	return "For a minor the take charge request may be sent at any time before a first decision on the substance where the best interests of the child require it (Art. 39(1), 4th subpara. AMMR)."
+	return "The take charge time limits of Art. 39(1) AMMR run for an unaccompanied minor too; where the determining Member State considers it in the best interests of the child, it may go on and request another Member State to take charge notwithstanding their expiry, at any time before a first decision on the substance (Art. 39(1), 4th subpara. AMMR)."
 }
 
 func (w *walker) firstEvidence() Evidence {
@@ -648,14 +667,19 @@ func (w *walker) documents() Finding {
 		f.Details = append(f.Details, fmt.Sprintf("%s: %s %s, %d months or more before the application was registered on %s (%s: less than %d months)",
 			name, how, fmtDate(lapse), limit, fmtDate(w.ref), para("(4)"), limit))
 	}
-	cands, expired := valid, false
-	if len(valid) == 0 {
-		cands, expired = lapsed, len(lapsed) > 0
-	} else {
+	// Art. 29(4) AMMR: a document lapsed within the limits makes paragraphs 1–3 apply
+	// to it, beside any valid one (the AMMR has no "only"). Dublin III Art. 12(4)
+	// applies paragraphs 1–3 to lapsed documents only when the applicant holds no
+	// valid one ("in possession only of").
+	cands := slices.Concat(valid, lapsed)
+	slices.Sort(cands)
+	if w.reg == DublinIII && len(valid) > 0 {
+		cands = valid
 		for _, i := range lapsed {
-			f.Details = append(f.Details, fmt.Sprintf("documents[%d] (%s): lapsed; %s counts lapsed documents only when the applicant holds no valid one", i, w.docName(w.a.Documents[i]), para("(4)")))
+			f.Details = append(f.Details, fmt.Sprintf("documents[%d] (%s): lapsed; Art. 12(4) Dublin III counts lapsed documents \"only\" when the applicant holds no valid one (the AMMR, Art. 29(4), has no such \"only\")", i, w.docName(w.a.Documents[i])))
 		}
 	}
+	isLapsed := func(i int) bool { return slices.Contains(lapsed, i) }
 	if len(cands) == 0 {
 		f.Reason = fmt.Sprintf("no residence document or visa was valid when the application was registered, and none lapsed less than %d months (residence document) or %d months (visa) before it",
 			resLimit, visaLimit)
@@ -674,7 +698,13 @@ func (w *walker) documents() Finding {
 	if len(res) > 0 {
 		pick, sub = w.pickDocument(res, &f, "(1)", "(3)(a)", true)
 		if len(visas) > 0 {
-			f.Details = append(f.Details, "the residence document takes precedence over the visas held ("+para("(1)")+" before "+para("(2)")+")")
+			if states, _ := tally(cands, func(i int) solidarity.MemberState { return docState(w.a.Documents[i]) }); len(states) > 1 {
+				// A residence document and a visa of different Member States: the
+				// order of paragraph 3 decides, and its point (a) puts the residence
+				// document first.
+				sub = "(3)(a)"
+			}
+			f.Details = append(f.Details, "the residence document takes precedence over the visas held ("+para(sub)+")")
 		}
 	} else {
 		sameKind := true
@@ -691,8 +721,15 @@ func (w *walker) documents() Finding {
 	f.Applies = true
 	f.State = docState(d)
 	f.Article = para(sub)
-	if expired {
+	// Paragraph 4 is cited where it brought a lapsed document into the decision: the
+	// one chosen, or one weighed against it under paragraph 3.
+	weighed := strings.HasPrefix(sub, "(3)") && slices.ContainsFunc(cands, isLapsed)
+	expired := isLapsed(pick)
+	if expired || weighed {
 		f.Article = w.art("Art. 29"+sub+" with Art. 29(4)", "Art. 12"+sub+" with Art. 12(4)")
+	}
+	if w.reg == AMMR && len(valid) > 0 && len(lapsed) > 0 {
+		f.Notes = append(f.Notes, "Art. 29(4) AMMR makes paragraphs 1–3 apply to a document lapsed within its limits beside the valid ones: the AMMR has no \"only\" (Dublin III Art. 12(4) had it, and it is kept for applications under Dublin III).")
 	}
 	what := "a valid residence document"
 	if d.Kind.IsVisa() {

@@ -34,7 +34,8 @@ type Params struct {
 	EntryMonths int `json:"entry_months"`
 	// ExpiredResidenceMonths: a residence document that expired or was annulled,
 	// revoked or withdrawn less than 3 years (36 months) before registration still
-	// counts (Art. 29(4), V).
+	// counts, beside any valid document: Art. 29(4) makes paragraphs 1–3 apply to it and
+	// has no "only" (V).
 	ExpiredResidenceMonths int `json:"expired_residence_months"`
 	// ExpiredVisaMonths: the same for a visa, less than 18 months (Art. 29(4), V).
 	ExpiredVisaMonths int `json:"expired_visa_months"`
@@ -53,7 +54,8 @@ type Params struct {
 	// (V).
 	DublinStayMonths int `json:"dublin_stay_months"`
 	// DublinExpiredResidenceMonths: Dublin III Art. 12(4), residence documents expired
-	// less than 2 years (24 months) before (V via a secondary source).
+	// less than 2 years (24 months) before, counted only when the applicant holds no
+	// valid document ("in possession only of") (V via a secondary source).
 	DublinExpiredResidenceMonths int `json:"dublin_expired_residence_months"`
 	// DublinExpiredVisaMonths: Dublin III Art. 12(4), visas expired less than 6 months
 	// before (V via a secondary source).

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"solidarity"
+	"solidarity/internal/bound"
 )
 
 // ParseApplicant reads one applicant as JSON (the field names of Applicant's JSON
@@ -25,7 +26,11 @@ func ParseApplicant(name string, r io.Reader) (Applicant, error) {
 	if len(data) > 1<<20 {
 		return a, &solidarity.Error{Code: solidarity.EINVALID, File: name, Message: "larger than 1 MiB"}
 	}
-	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff"))))
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if err := bound.JSON(name, data, bound.Limits{}); err != nil { // issue 12: depth and lengths before decoding
+		return a, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil {
 		e := &solidarity.Error{Code: solidarity.EINVALID, File: name}

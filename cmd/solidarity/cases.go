@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -19,13 +20,13 @@ import (
 	"solidarity/internal/keyring"
 )
 
-const casesHelp = `Usage: solidarity arrival import FILE [--key KEY]      register a ship's list (CSV or JSON)
+const casesHelp = `Usage: solidarity arrival import FILE [--key KEY] [--new-landing]   register a ship's list (CSV or JSON)
        solidarity cases [--arrival ID] [--format table|json]
        solidarity case ID [--person] [--determine]
        solidarity event CASE EVENT [--at TIME] [--target STATE] [--family] [--note TEXT]
        solidarity allocate CASE STATE
-       solidarity deadlines [--within 168h] [--state XX] [--apply] [--format table|json]
-       solidarity erase [--after DURATION]
+       solidarity deadlines [--within 168h] [--state XX] [--apply [--yes]] [--format table|json]
+       solidarity erase [--after DURATION] [--yes]
        solidarity keys new [--id N] | keys reseal
 
 The case flow on a local database (--db, default $SOLIDARITY_DB or solidarity.db; --as
@@ -35,15 +36,21 @@ DB.keys beside it). Reading a person (--person, --determine) is recorded in the 
 log. 'solidarity deadlines' also works on a server (--server URL --token T).
 
   arrival import  one disembarkation and its people: every row is checked first; a bad
-                  row is reported with its line and field and nothing is registered
+                  row is reported with its line and field and nothing is registered;
+                  a list of the vessel, port and time of a registered arrival is
+                  refused, naming it, unless --new-landing confirms another landing
   event           a legal event (see the transition table: the error lists the events
-                  the case's state allows); TIME is RFC 3339 or YYYY-MM-DD
+                  the case's state allows); TIME is RFC 3339, YYYY-MM-DDTHH:MM
+                  (UTC) or YYYY-MM-DD (midnight UTC), not in the future
   allocate        (coordinator) allocate a relocation candidate's family to a state
                   with relocation places left in its pledge
-  deadlines       the time limits overdue or ending within --within; --apply records
-                  the consequences the law attaches to missed limits
+  deadlines       the time limits overdue or ending within --within; --apply lists
+                  the consequences the law attaches to missed limits (case, limit,
+                  article, consequence), asks, and records those listed; --yes
+                  records them without asking
   erase           erase the personal records of cases closed longer ago than --after
-                  (default 10 years: 87600h); the ledger keeps case IDs and counts
+                  (default 10 years: 87600h); the ledger keeps case IDs and counts;
+                  says how many first and asks, unless --yes
   keys new        print a new key line "ID:BASE64" to add to the key file
   keys reseal     re-encrypt every personal record sealed with an older key with the
                   newest key of the key file (then the old key can be removed)
@@ -77,14 +84,16 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 	format := fs.String("format", "table", "output `format`: table or json")
 	person := fs.Bool("person", false, "show the personal record (the read is logged)")
 	determine := fs.Bool("determine", false, "run the responsibility determination (reads the person)")
-	at := fs.String("at", "", "when the event happened: RFC 3339 or YYYY-MM-DD (default now)")
+	at := fs.String("at", "", "when the event happened: RFC 3339, YYYY-MM-DDTHH:MM (UTC) or YYYY-MM-DD (midnight UTC); default now")
 	targetState := fs.String("target", "", "the Member State a request is sent to")
 	family := fs.Bool("family", false, "apply the event to the whole family")
 	note := fs.String("note", "", "a note on the event (kept encrypted with the person's record, not in the ledger)")
 	within := fs.Duration("within", 7*24*time.Hour, "deadline horizon")
 	state := fs.String("state", "", "deadlines of this Member State only")
-	apply := fs.Bool("apply", false, "apply the consequences of missed time limits")
+	apply := fs.Bool("apply", false, "show the consequences of missed time limits, then apply them once confirmed")
+	yes := fs.Bool("yes", false, "apply the consequences listed (--apply), or erase the records counted (erase), without asking")
 	after := fs.Duration("after", 0, "retention after a case closed (default 87600h)")
+	newLanding := fs.Bool("new-landing", false, "register the list although an arrival of the same vessel, port and time is registered: it is another landing")
 	key := fs.String("key", "", "idempotency `key` (a retry with the same key registers nothing twice)")
 	keyID := fs.Uint("id", 1, "`id` of the new key (keys new)")
 	pos, err := parseArgs(fs, args)
@@ -103,11 +112,15 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 	}
 	if name == "deadlines" && t.remote() {
 		if *apply {
-			var out []casesvc.Consequence
-			if _, err := t.call(ctx, "POST", "/api/v1/deadlines/apply", struct{}{}, "", &out); err != nil {
-				return err
-			}
-			return printConsequences(stdout, out, *format)
+			return confirmApply(stdout, stderr, *format, *yes, func() ([]casesvc.Consequence, error) {
+				var out struct{ Consequences []casesvc.Consequence }
+				_, err := t.call(ctx, "POST", "/api/v1/deadlines/apply?dry_run=true", nil, "", &out)
+				return out.Consequences, err
+			}, func(c []casesvc.Confirmed) ([]casesvc.Consequence, error) {
+				var out struct{ Consequences []casesvc.Consequence }
+				_, err := t.call(ctx, "POST", "/api/v1/deadlines/apply", map[string]any{"confirm": c}, "", &out)
+				return out.Consequences, err
+			})
 		}
 		var rows []casesvc.DueRow
 		q := "/api/v1/deadlines?within=" + within.String()
@@ -159,7 +172,11 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 		if err != nil {
 			return err
 		}
-		r, err := svc.Register(uctx, l, *key)
+		register := svc.Register
+		if *newLanding {
+			register = svc.RegisterNewLanding
+		}
+		r, err := register(uctx, l, *key)
 		if err != nil {
 			return err
 		}
@@ -190,8 +207,12 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 		fmt.Fprintln(w, "CASE\tFAMILY\tARRIVAL\tSTATE\tRESPONSIBLE\tALLOCATED\tNEXT DUE")
 		for _, r := range recs {
 			due := ""
-			if !r.NextDue.IsZero() {
-				due = r.NextDue.Format(time.DateOnly)
+			next, ok, err := svc.Next(r)
+			if err != nil {
+				return err
+			}
+			if ok {
+				due = casesvc.DueText(next) // as the case and its deadlines show it
 			}
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Family, r.Arrival, r.State, r.Responsible, r.Allocated, due)
 		}
@@ -236,7 +257,7 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 		req := casesvc.EventRequest{Case: solidarity.CaseID(pos[0]), Event: cases.Event(pos[1]),
 			Target: solidarity.MemberState(strings.ToUpper(*targetState)), Family: *family, Note: *note}
 		if *at != "" {
-			if req.At, err = parseWhen(*at); err != nil {
+			if req.At, err = casesvc.ParseAt("--at", *at); err != nil {
 				return err
 			}
 		}
@@ -263,11 +284,11 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 			return err
 		}
 		if *apply {
-			out, err := svc.ApplyMissed(uctx)
-			if err != nil {
-				return err
-			}
-			return printConsequences(stdout, out, *format)
+			return confirmApply(stdout, stderr, *format, *yes, func() ([]casesvc.Consequence, error) {
+				return svc.PreviewMissed(uctx)
+			}, func(c []casesvc.Confirmed) ([]casesvc.Consequence, error) {
+				return svc.ApplyConfirmed(uctx, c)
+			})
 		}
 		var st *solidarity.MemberState
 		if *state != "" {
@@ -293,7 +314,25 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 		if err := want(0, "no arguments"); err != nil {
 			return err
 		}
-		r, err := svc.Erase(uctx, *after)
+		preview, err := svc.PreviewErase(uctx, *after)
+		if err != nil {
+			return err
+		}
+		if len(preview.Cases) > 0 {
+			more := ""
+			if preview.More {
+				more = " (and more, for a next run)"
+			}
+			fmt.Fprintf(stdout, "to erase, for good: the personal records of %d cases closed before %s%s\n",
+				len(preview.Cases), preview.ClosedBefore.Format(time.DateOnly), more)
+			if ok, err := confirmed(stderr, *yes, fmt.Sprintf("erase these %d personal records?", len(preview.Cases))); err != nil {
+				return err
+			} else if !ok {
+				fmt.Fprintln(stdout, "nothing erased")
+				return nil
+			}
+		}
+		r, err := svc.EraseConfirmed(uctx, preview)
 		if err != nil {
 			return err
 		}
@@ -305,16 +344,6 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 		return nil
 	}
 	return &solidarity.Error{Code: solidarity.EINVALID, Message: "unknown command " + name}
-}
-
-func parseWhen(s string) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t.Add(12 * time.Hour), nil // midday: a date is not a moment
-	}
-	return time.Time{}, &solidarity.Error{Code: solidarity.EINVALID, Field: "--at", Message: "want RFC 3339 or YYYY-MM-DD"}
 }
 
 func printDeadlines(w io.Writer, rows []casesvc.DueRow, now time.Time, format string) error {
@@ -332,10 +361,66 @@ func printDeadlines(w io.Writer, rows []casesvc.DueRow, now time.Time, format st
 		if r.Due.Tag == "R" {
 			tag += " (recalled, not read: verify)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Due.Due.Format(time.DateOnly), status, r.Case, r.State, r.Due.Title, r.Due.Article, tag)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", casesvc.DueText(r.Due), status, r.Case, r.State, r.Due.Title, r.Due.Article, tag)
 	}
 	fmt.Fprintf(tw, "%d time limits as of %s\n", len(rows), now.UTC().Format(time.RFC3339))
 	return tw.Flush()
+}
+
+// confirmInput is where --apply reads the answer to its question.
+var confirmInput io.Reader = os.Stdin
+
+// confirmed asks question on stderr and reads the answer from confirmInput, unless
+// yes (--yes) answered it: true for y or yes. Without an answer (no terminal, end of
+// input) it is EINVALID asking for --yes: nothing is done unasked.
+func confirmed(stderr io.Writer, yes bool, question string) (bool, error) {
+	if yes {
+		return true, nil
+	}
+	fmt.Fprintf(stderr, "%s [y/N] ", question)
+	answer, err := bufio.NewReader(confirmInput).ReadString('\n')
+	if err != nil && answer == "" {
+		return false, &solidarity.Error{Code: solidarity.EINVALID, Field: "--yes",
+			Message: "not confirmed, nothing done: answer y, or pass --yes to go ahead without asking"}
+	}
+	a := strings.ToLower(strings.TrimSpace(answer))
+	return a == "y" || a == "yes", nil
+}
+
+// confirmApply previews the consequences of missed time limits, prints them and,
+// confirmed by --yes or by the answer y, applies exactly those.
+func confirmApply(stdout, stderr io.Writer, format string, yes bool, preview func() ([]casesvc.Consequence, error),
+	apply func([]casesvc.Confirmed) ([]casesvc.Consequence, error)) error {
+	list, err := preview()
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(stdout, "no missed time limit has a consequence to apply")
+		return nil
+	}
+	if format == "table" || !yes {
+		fmt.Fprintln(stdout, "to apply:")
+		printConsequences(stdout, list, "table")
+	}
+	if ok, err := confirmed(stderr, yes, fmt.Sprintf("apply these %d consequences?", len(list))); err != nil {
+		return err
+	} else if !ok {
+		fmt.Fprintln(stdout, "nothing applied")
+		return nil
+	}
+	confirmed := make([]casesvc.Confirmed, len(list))
+	for i, c := range list {
+		confirmed[i] = casesvc.Confirmed{Case: c.Case, Limit: c.Limit, Version: c.Version}
+	}
+	out, err := apply(confirmed)
+	if err != nil {
+		return err
+	}
+	if format == "table" {
+		fmt.Fprintln(stdout, "applied:")
+	}
+	return printConsequences(stdout, out, format)
 }
 
 func printConsequences(w io.Writer, out []casesvc.Consequence, format string) error {

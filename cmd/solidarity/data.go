@@ -17,7 +17,7 @@ import (
 
 const dataHelp = `Usage: solidarity data list
        solidarity data show REF
-       solidarity data import [--out DIR] [--period P] FILE
+       solidarity data import [--out DIR] [--period P] [--partial] FILE
 
 Reference data for the key (Art. 66): population on 1 January and GDP at current market
 prices (million EUR). Every figure keeps its source and vintage; a missing figure is
@@ -32,6 +32,9 @@ shown as missing, never invented.
            (CP_MEUR, B1GQ). A broken file is rejected with its line and nothing is saved.
            The dataset is saved as <dataset>-<period>.csv (e.g. nama_10_gdp-2024) and used
            by that id; an earlier import of the same id is kept unless --replace.
+           A dataset without a figure for every participating state (a download cut
+           short reads as a valid file of fewer states) is refused unless --partial;
+           then it is saved marked partial, and the states it lacks are named.
 `
 
 func defaultDataDir() string {
@@ -57,7 +60,7 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tINDICATOR\tWITH FIGURE\tMISSING\tVINTAGE")
+		fmt.Fprintln(tw, "ID\tINDICATOR\tWITH FIGURE\tMISSING\tCOMPLETE\tVINTAGE")
 		list := refdata.Builtin()
 		matches, _ := filepath.Glob(filepath.Join(*dir, "*.csv"))
 		cat := &catalog.Catalog{DataDir: *dir}
@@ -68,7 +71,11 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		for _, d := range list {
 			missing := len(d.Missing(solidarity.MemberStates()))
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", d.ID, d.Indicator, 27-missing, missing, d.Vintage)
+			complete := "yes"
+			if refdata.Partial(d) {
+				complete = "PARTIAL"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", d.ID, d.Indicator, 27-missing, missing, complete, d.Vintage)
 		}
 		return tw.Flush()
 	case "show":
@@ -110,13 +117,14 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		out := fs.String("out", defaultDataDir(), "`directory` to save the dataset into")
 		period := fs.String("period", "", "reference `period` to take (default: the latest with data)")
 		replace := fs.Bool("replace", false, "replace an earlier import of the same dataset and period")
+		partial := fs.Bool("partial", false, "accept a dataset without a figure for every participating state, marked partial")
 		if err := parse(fs, args[1:], true); err != nil {
 			return err
 		}
 		if fs.NArg() != 1 {
 			return solidarity.Errorf(solidarity.EINVALID, "data import takes one file")
 		}
-		path, d, err := refdata.Import(fs.Arg(0), *out, eurostat.Options{Period: *period}, *replace)
+		path, d, err := refdata.Import(fs.Arg(0), *out, eurostat.Options{Period: *period, Partial: *partial}, *replace)
 		if err != nil {
 			return err
 		}
@@ -125,6 +133,10 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "imported %s (%s) as %q: %d Member States with a figure, into %s\n", d.Indicator, d.Vintage, id, 27-len(missing), path)
 		if len(missing) > 0 {
 			fmt.Fprintf(stdout, "no figure for: %v (a key over these states will refuse to compute rather than guess)\n", missing)
+		}
+		if refdata.Partial(d) {
+			fmt.Fprintf(stdout, "marked PARTIAL: %d of %d participating states have a figure\n",
+				len(solidarity.PartIV())-len(d.Missing(solidarity.PartIV())), len(solidarity.PartIV()))
 		}
 		fmt.Fprintf(stdout, "use it with --%s %s\n", d.Indicator, id)
 		return nil

@@ -114,7 +114,7 @@ func TestBadInputExitsTwoNamingFileLineField(t *testing.T) {
 func TestImportThenUse(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join("..", "..", "internal", "eurostat", "testdata", "nama_10_gdp.sdmx-csv")
-	code, out, errs := run(t, "data", "import", "--out", dir, src)
+	code, out, errs := run(t, "data", "import", "--partial", "--out", dir, src)
 	if code != 0 || !strings.Contains(out, `"nama_10_gdp-2024"`) {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}

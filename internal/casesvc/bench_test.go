@@ -19,9 +19,10 @@ import (
 	"solidarity/internal/pgtest"
 )
 
-// benchList is a generated landing of n people (families of up to 4), arrived at.
+// benchList is a generated landing of n people (families of up to 4), arrived at, by
+// a vessel of its own (another landing than every other list).
 func benchList(r *rand.Rand, n int, at time.Time) *arrival.List {
-	l := &arrival.List{Arrival: solidarity.Arrival{Vessel: "Bench", Port: "Augusta", At: at, SAR: true, Benefitting: "IT"}}
+	l := &arrival.List{Arrival: solidarity.Arrival{Vessel: fmt.Sprintf("Bench %016x", r.Uint64()), Port: "Augusta", At: at, SAR: true, Benefitting: "IT"}}
 	nats := []string{"ER", "SY", "SD", "BD", "EG", "TN", "GN", "ML"}
 	for i := range n {
 		ref := "B" + strconv.Itoa(i)
@@ -101,6 +102,28 @@ func BenchmarkDeadlineView(b *testing.B) {
 			}
 			if len(rows) == 0 {
 				b.Fatal("empty deadline view")
+			}
+		}
+	})
+}
+
+// BenchmarkCaseList reads 1000 cases of one landing through the service (the API's
+// largest page): the store's rows, and each case's next time limit computed from its
+// flow (Service.Next), as the case lists show it.
+func BenchmarkCaseList(b *testing.B) {
+	benchStores(b, func(b *testing.B, dsn string) {
+		svc := benchEnv(b, dsn)
+		ctx := solidarity.NewContextWithUser(context.Background(), solidarity.System)
+		r := rand.New(rand.NewPCG(5, 6))
+		reg, err := svc.Register(ctx, benchList(r, 1000, time.Now().UTC().Add(-48*time.Hour)), "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		id := reg.Arrival.ID
+		for b.Loop() {
+			rs, err := svc.Cases(ctx, solidarity.CaseFilter{Arrival: &id, Limit: 1000})
+			if err != nil || len(rs) != 1000 {
+				b.Fatalf("%d cases, %v", len(rs), err)
 			}
 		}
 	})

@@ -1,8 +1,10 @@
 package casesvc_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -207,6 +209,22 @@ func TestVisibility(t *testing.T) {
 		if got := seen(officerDE); got != 2 {
 			t.Errorf("after allocation DE sees %d cases, want the family's 2", got)
 		}
+		// The arrivals each role lists: DE now sees the arrival its family came from,
+		// FR still none, and neither may ask for Italy's.
+		for _, c := range []struct {
+			u    *solidarity.User
+			want int
+		}{{coordinator, 1}, {auditor, 1}, {officerIT, 1}, {officerDE, 1}, {officerFR, 0}} {
+			as, err := e.svc.Arrivals(e.as(c.u), solidarity.ArrivalFilter{})
+			if err != nil || len(as) != c.want || c.want == 1 && as[0].ID != r.Arrival.ID {
+				t.Errorf("arrivals of %s: %v %v, want %d", c.u.Name, as, err, c.want)
+			}
+		}
+		it := solidarity.MemberState("IT")
+		for _, u := range []*solidarity.User{officerDE, officerFR} {
+			_, err := e.svc.Arrivals(e.as(u), solidarity.ArrivalFilter{Benefitting: &it})
+			mustCode(t, u.Name+" lists Italy's arrivals", err, solidarity.EUNAUTHORIZED)
+		}
 		if _, err := e.svc.Person(e.as(officerDE), child, "relocation"); err != nil {
 			t.Errorf("DE cannot read an allocated person: %v", err)
 		}
@@ -354,9 +372,33 @@ func TestFlowRules(t *testing.T) {
 		if err != nil || len(res.Cases) != 0 {
 			t.Fatalf("erased %v (%v) before the period ran", res, err)
 		}
+		before, err := e.ledger.Store.(solidarity.CaseStore).Case(context.Background(), mother)
+		if err != nil || len(before.Personal) < 64 {
+			t.Fatalf("the sealed record before erasure: %v", err)
+		}
 		res, err = e.svc.Erase(e.as(coordinator), 24*time.Hour)
 		if err != nil || len(res.Cases) != 1 || res.Cases[0] != mother {
 			t.Fatalf("erase: %+v %v, want the granted case only", res, err)
+		}
+		if !strings.Contains(dsn, "://") {
+			// On SQLite, grep the raw files (database, write-ahead log, shared
+			// memory) for the erased ciphertext while the store is open.
+			files, _ := filepath.Glob(dsn + "*")
+			if len(files) < 2 {
+				t.Fatalf("database files %v", files)
+			}
+			for _, f := range files {
+				raw, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if bytes.Contains(raw, []byte(before.Personal[len(before.Personal)-48:])) {
+					t.Errorf("%s still holds the erased personal record", filepath.Base(f))
+				}
+				if strings.HasSuffix(f, "-wal") && len(raw) != 0 {
+					t.Errorf("the write-ahead log holds %d bytes after the erasure", len(raw))
+				}
+			}
 		}
 		_, err = e.svc.Person(e.as(coordinator), mother, "view")
 		mustCode(t, "reading an erased person", err, solidarity.ENOTFOUND)

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"solidarity"
+	"solidarity/arrival"
 	"solidarity/cases"
 	"solidarity/internal/ledgersvc"
 	"solidarity/ledger"
@@ -17,8 +19,9 @@ import (
 type EventRequest struct {
 	Case  solidarity.CaseID `json:"case"`
 	Event cases.Event       `json:"event"`
-	// At is when the event happened; zero means now. It may not be in the future nor
-	// before the case's previous event.
+	// At is when the event happened; zero means now (a time read from outside is
+	// never zero: ParseAt). It may not be in the future (beyond arrival.MaxClockSkew),
+	// before arrival.MinTime nor before the case's previous event.
 	At time.Time `json:"at,omitzero"`
 	// Target is the Member State a take charge request, take back notification or
 	// humanitarian request is sent to (Arts. 39, 41, 35 AMMR).
@@ -33,6 +36,30 @@ type EventRequest struct {
 	Note string              `json:"note,omitempty"`
 	// Determination records the criteria's outcome with a responsibility event.
 	Determination *Determined `json:"determination,omitempty"`
+}
+
+// ParseAt reads the time of an event or an arrival given from outside (the API, a
+// form, the CLI's --at): an RFC 3339 time, a UTC time as YYYY-MM-DDTHH:MM or
+// YYYY-MM-DDTHH:MM:SS, or a day (midnight UTC). Empty is the zero time, which
+// EventRequest reads as now; anything else must be a time arrival.TimeProblem
+// accepts, bar the future, which the service checks with its clock: 0001-01-01 is
+// refused, never read as now. field names the input in the error.
+func ParseAt(field, v string) (time.Time, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04", "2006-01-02T15:04:05", time.DateOnly} {
+		t, err := time.ParseInLocation(layout, v, time.UTC)
+		if err != nil {
+			continue
+		}
+		if p := arrival.TimeProblem(t, time.Time{}); p != "" {
+			return time.Time{}, invalid(field, "", "%s %s", field, p)
+		}
+		return t, nil
+	}
+	return time.Time{}, invalid(field, "", "%s: want an RFC 3339 time, YYYY-MM-DDTHH:MM (UTC) or YYYY-MM-DD", field)
 }
 
 // Applied is what an event changed.
@@ -153,6 +180,9 @@ func (s *Service) replay(ctx context.Context, idemKey string, e *solidarity.Entr
 // applyEvent is apply without the late replay; stored reports whether the error came
 // from the store's append (which looked at the idempotency key).
 func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, consequence string, expect int64) (_ *Applied, stored bool, err error) {
+	if req.Event == "" {
+		return nil, false, invalid("event", "", "no event chosen: choose the legal event to record on case %s", req.Case)
+	}
 	if !req.Event.Valid() {
 		return nil, false, invalid("event", "", "unknown event %q", req.Event)
 	}
@@ -191,14 +221,20 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 	if len(req.Note) > maxNote {
 		return nil, false, invalid("note", "", "a note is at most %d characters", maxNote)
 	}
+	if p := arrival.TextProblem(req.Note); p != "" {
+		return nil, false, invalid("note", "", "the note is not valid UTF-8 text without control characters: %s", p)
+	}
 	now := s.now()
 	at := req.At
 	if at.IsZero() {
-		at = now
+		at = now // a caller's "now"; a time read from outside is never zero (ParseAt)
 	}
 	at = ledger.Normalize(at)
+	if p := arrival.TimeProblem(at, now); p != "" {
+		return nil, false, invalid("at", req.Event.Article(), "event %s: at %s", req.Event, p)
+	}
 	if at.After(now) {
-		return nil, false, invalid("at", req.Event.Article(), "event %s dated %s is in the future", req.Event, at.Format(time.RFC3339))
+		at = now // within the clock skew allowed: recorded as now
 	}
 	if slices.Contains(requestEvents, req.Event) {
 		if !req.Target.Valid() || req.Target == r.Benefitting {
@@ -288,7 +324,7 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 		m, n := r.Allocated, int64(len(group))
 		d := solidarity.DeliveryPayload{Relocations: n, Reference: "relocation transfer of family " + string(r.Family), Transfer: &ev}
 		final.Type, final.State = solidarity.RelocationDelivered, m
-		final.LegalBasis = article + "; Arts. 67–68 AMMR"
+		final.LegalBasis = article + "; Art. 67 AMMR; Art. 68 AMMR"
 		fill = func(v solidarity.View) error {
 			pledged, delivered, err := ledgersvc.RelocationRoom(ctx, v, final.Cycle, m)
 			if err != nil {

@@ -29,7 +29,16 @@ func (s *Service) Cases(ctx context.Context, f solidarity.CaseFilter) ([]*solida
 	if err := s.scopeFilter(ctx, &f); err != nil {
 		return nil, err
 	}
-	return s.Store.Cases(ctx, f)
+	rs, err := s.Store.Cases(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rs {
+		if err := s.refresh(r); err != nil {
+			return nil, err
+		}
+	}
+	return rs, nil
 }
 
 // CaseCounts counts cases by state under the same scope as Cases.
@@ -54,17 +63,21 @@ func (s *Service) scopeFilter(ctx context.Context, f *solidarity.CaseFilter) err
 	return nil
 }
 
-// Arrivals lists disembarkations (no personal data); officers see their state's.
+// Arrivals lists disembarkations (no personal data). Officers see their state's and
+// those with people allocated to their state (whose cases they see, as Arrival and
+// Cases let them); asking for another state's is EUNAUTHORIZED.
 func (s *Service) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*solidarity.Arrival, error) {
 	own, err := scope(ctx, solidarity.ReadCases)
 	if err != nil {
 		return nil, err
 	}
 	if own != nil {
-		if f.Benefitting != nil && *f.Benefitting != *own {
-			return nil, denied(solidarity.ReadCases, *f.Benefitting)
+		for _, m := range []*solidarity.MemberState{f.Benefitting, f.Involving} {
+			if m != nil && *m != *own {
+				return nil, denied(solidarity.ReadCases, *m)
+			}
 		}
-		f.Benefitting = own
+		f.Involving = own
 	}
 	return s.Store.Arrivals(ctx, f)
 }
@@ -108,7 +121,12 @@ func (s *Service) Case(ctx context.Context, id solidarity.CaseID) (*CaseView, er
 	if err != nil {
 		return nil, err
 	}
-	return &CaseView{Record: r, Flow: f, Dues: deadline.Compute(f.Case, s.Limits), Allowed: cases.Allowed(f.State)}, nil
+	v := &CaseView{Record: r, Flow: f, Dues: deadline.Compute(f.Case, s.Limits), Allowed: cases.Allowed(f.State)}
+	r.NextDue = time.Time{}
+	if d, ok := nextDue(v.Dues); ok {
+		r.NextDue = d.Due // as refresh: the case's next limit is its first due
+	}
+	return v, nil
 }
 
 // Person returns the personal record of a case to a user who may read it, after
@@ -206,8 +224,12 @@ func (s *Service) Deadlines(ctx context.Context, within time.Duration, state *so
 		limit = 500
 	}
 	now := s.Now()
-	horizon := now.Add(within)
-	f := solidarity.CaseFilter{Open: true, DueBefore: &horizon, Limit: limit, Involving: state}
+	// The cases whose NextDue is before the end of the horizon's day: NextDue is the
+	// Due of the case's first-ending limit, never after the end of any limit that is
+	// overdue or within the horizon (a limit in days is within while its last day is
+	// not after the horizon's day, Due.Within), so this reads every case with a row.
+	bound := deadline.Civil(now.Add(within)).Add(24*time.Hour + time.Microsecond)
+	f := solidarity.CaseFilter{Open: true, DueBefore: &bound, Limit: limit, Involving: state}
 	if err := s.scopeFilter(ctx, &f); err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ type Registered struct {
 
 // screeningArticle is the legal basis of registering an arrival: who is screened
 // (Art. 5(1)(b) SR for SAR disembarkations, Art. 5(1)(a) after an irregular crossing).
-const screeningArticle = "Art. 5(1) Regulation (EU) 2024/1356 (screening)"
+const screeningArticle = "Art. 5(1) SR"
 
 // Register records a disembarkation and its people: one case per person, opened with
 // the arrival event (disembarked after SAR, or apprehended at the border), families
@@ -33,7 +33,22 @@ const screeningArticle = "Art. 5(1) Regulation (EU) 2024/1356 (screening)"
 // The benefitting state's officers and the coordinator may register. The list is
 // validated first (arrival.List.Validate): a bad row is EINVALID naming the row and
 // the field, and nothing is written.
+//
+// A list whose vessel, port and time match an arrival already registered (the same
+// ship's list imported again without its idempotency key) is refused with ECONFLICT
+// naming that arrival: RegisterNewLanding registers it when the user confirms that it
+// is another landing. The check runs in the registering transaction.
 func (s *Service) Register(ctx context.Context, l *arrival.List, idemKey string) (*Registered, error) {
+	return s.register(ctx, l, idemKey, false)
+}
+
+// RegisterNewLanding is Register for a list the user confirmed is a new landing,
+// although an arrival of the same vessel, port and time is registered.
+func (s *Service) RegisterNewLanding(ctx context.Context, l *arrival.List, idemKey string) (*Registered, error) {
+	return s.register(ctx, l, idemKey, true)
+}
+
+func (s *Service) register(ctx context.Context, l *arrival.List, idemKey string, newLanding bool) (*Registered, error) {
 	if l == nil {
 		return nil, invalid("", "", "no list")
 	}
@@ -47,10 +62,10 @@ func (s *Service) Register(ctx context.Context, l *arrival.List, idemKey string)
 			l.Persons[i].Family = solidarity.FamilyID("F-" + l.Persons[i].Ref)
 		}
 	}
-	if err := l.Validate(); err != nil {
+	now := s.now()
+	if err := l.ValidateAt(now); err != nil { // an arrival in the future, too
 		return nil, err
 	}
-	now := s.now()
 	g := newIDSource(idemKey, actor(ctx))
 	a := l.Arrival
 	if a.ID == "" {
@@ -125,7 +140,7 @@ func (s *Service) Register(ctx context.Context, l *arrival.List, idemKey string)
 	a.Registered = now
 	e := &solidarity.Entry{Cycle: entryCycle(&a, a.At), Type: solidarity.ArrivalRegistered, State: a.Benefitting,
 		Ref: string(a.ID), Actor: actor(ctx), At: now, LegalBasis: screeningArticle, Payload: b}
-	out, replayed, err := s.Store.AppendCase(ctx, idemKey, e, &solidarity.CaseWrite{Arrival: &a, Insert: recs}, nil)
+	out, replayed, err := s.Store.AppendCase(ctx, idemKey, e, &solidarity.CaseWrite{Arrival: &a, Insert: recs, NewLanding: newLanding}, nil)
 	if err != nil {
 		return nil, err
 	}

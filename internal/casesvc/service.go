@@ -116,11 +116,12 @@ func (s *Service) setFlow(r *solidarity.CaseRecord, f *Flow) error {
 	}
 	r.Flow, r.State = b, string(f.State)
 	r.NextDue, r.NextConsequence = time.Time{}, time.Time{}
-	for _, d := range deadline.Compute(f.Case, s.Limits) {
+	dues := deadline.Compute(f.Case, s.Limits)
+	if next, ok := nextDue(dues); ok {
+		r.NextDue = next.Due
+	}
+	for _, d := range dues {
 		e := dueEnd(d)
-		if r.NextDue.IsZero() || e.Before(r.NextDue) {
-			r.NextDue = e
-		}
 		// What ApplyMissed will record (deadline.Missed): a consequence that is an
 		// event the case's state allows.
 		if d.Then != "" && cases.Can(f.State, d.Then) && (r.NextConsequence.IsZero() || e.Before(r.NextConsequence)) {
@@ -131,6 +132,52 @@ func (s *Service) setFlow(r *solidarity.CaseRecord, f *Flow) error {
 		r.Closed = f.Last()
 	}
 	return nil
+}
+
+// nextDue is a case's next time limit among its running ones (deadline.Compute's,
+// earliest ending first): the one that ends first. CaseRecord.NextDue keeps its Due,
+// the same value the limit itself shows: the last day on which the act is in time
+// (a period in days), or the instant a period in hours ends.
+func nextDue(dues []deadline.Due) (deadline.Due, bool) {
+	if len(dues) == 0 {
+		return deadline.Due{}, false
+	}
+	return dues[0], true
+}
+
+// Next returns the next time limit of a case the user was given (ok false when none
+// runs), computed from its flow as the case's own deadlines are: what the arrival
+// page, the case lists, the API and the CLI show as its next limit.
+func (s *Service) Next(r *solidarity.CaseRecord) (d deadline.Due, ok bool, err error) {
+	f, err := decodeFlow(r)
+	if err != nil {
+		return d, false, err
+	}
+	d, ok = nextDue(deadline.Compute(f.Case, s.Limits))
+	return d, ok, nil
+}
+
+// refresh sets r.NextDue from r's flow (Next): a record written before NextDue kept
+// the limit's Due (it kept the instant after its last day) reads as one written now.
+func (s *Service) refresh(r *solidarity.CaseRecord) error {
+	d, ok, err := s.Next(r)
+	if err != nil {
+		return err
+	}
+	r.NextDue = time.Time{}
+	if ok {
+		r.NextDue = d.Due
+	}
+	return nil
+}
+
+// DueText writes when a time limit ends, as every view writes it: its last day, or
+// for a period in hours the instant (UTC).
+func DueText(d deadline.Due) string {
+	if d.Hours {
+		return d.Due.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return d.Due.Format(time.DateOnly)
 }
 
 // dueEnd is the instant a time limit ends: a period in hours ends at its instant, one

@@ -1,6 +1,7 @@
 package cyclefile_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -186,4 +187,57 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestParseBounds: input whose decoding would exhaust the server (issue 12) is refused
+// before decoding, with EINVALID naming the line and the bound.
+func TestParseBounds(t *testing.T) {
+	head := "year = 2026\n[reference]\nrelocations = 1\neur = 1\n"
+	tests := map[string]string{
+		"nested inline tables": "x = " + strings.Repeat("{a=", 8000) + "1" + strings.Repeat("}", 8000),
+		"nested arrays":        "x = " + strings.Repeat("[", 300000) + strings.Repeat("]", 300000),
+		"dotted key":           "x" + strings.Repeat(".a", 8000) + " = 1",
+		"array tables":         strings.Repeat("[[pledge]]\n", 20000),
+		"long fraction":        head + "[[deduction]]\nstate = \"AT\"\ndate = 2026-01-01\nact = \"x\"\nfraction = \"1e-1000000\"\n",
+		"long share":           head + "[sar]\nshare = \"1/" + strings.Repeat("7", 1000) + "\"\n",
+		"long amount":          head + "[[pledge]]\nstate = \"DE\"\ntype = \"financial\"\neur = \"1" + strings.Repeat("0", 1000) + "\"\n",
+	}
+	for name, src := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := cyclefile.Parse("big.toml", []byte(src))
+			if solidarity.ErrorCode(err) != solidarity.EINVALID || !strings.Contains(err.Error(), "limit") || !strings.Contains(err.Error(), "big.toml:") {
+				t.Fatalf("Parse = %v, want EINVALID naming the file, line and limit", err)
+			}
+		})
+	}
+}
+
+// TestParseDeductionBound: the pool sums deducted fractions exactly, at a cost growing
+// with the square of their number, so one state has at most MaxDeductionsPerState.
+func TestParseDeductionBound(t *testing.T) {
+	src, err := cyclefile.ShippedSource(2027)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.Write(src)
+	for i := range cyclefile.MaxDeductionsPerState + 1 {
+		fmt.Fprintf(&b, "[[deduction]]\nstate = \"AT\"\ndate = 2027-01-01\nact = \"x\"\nfraction = \"1/%d\"\n", 97+2*i)
+		_, err := cyclefile.Parse("d.toml", []byte(b.String()))
+		if ok := i < cyclefile.MaxDeductionsPerState; ok != (err == nil) {
+			t.Fatalf("%d deductions: %v", i+1, err)
+		}
+	}
+}
+
+// TestOpenReadsAtMostTheBound: a file larger than a cycle file may be is refused, not
+// read whole (/dev/zero never ends).
+func TestOpenReadsAtMostTheBound(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	_, err := cyclefile.Open("/dev/zero")
+	if solidarity.ErrorCode(err) != solidarity.EINVALID || !strings.Contains(err.Error(), "limit") {
+		t.Fatalf("Open(/dev/zero) = %v, want the size bound", err)
+	}
 }

@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"solidarity"
+	"solidarity/internal/bound"
 )
 
 // Options tunes Parse.
@@ -33,12 +34,25 @@ type Options struct {
 	// the year or the reference date ("2025" or "2025-01-01"). When empty, Parse takes
 	// the latest period for which the file has at least one figure.
 	Period string
+	// Partial lets refdata.Import save a dataset that lacks a figure for some of the
+	// participating states (solidarity.PartIV), marked as partial; without it such a
+	// dataset is refused, since a download cut at a line end reads as a valid file of
+	// fewer states. Parse itself ignores it.
+	Partial bool
 }
 
 // maxDecompressed bounds what a gzipped file may expand to. The largest dataset we
 // read (demo_pjan, all ages) is a few hundred megabytes uncompressed; the bound only
 // stops a compression bomb from exhausting memory.
 const maxDecompressed = 2 << 30
+
+// Limits bound every Eurostat file as it streams through the parsers (internal/bound):
+// a line or field of any length, or an unclosed quote, would otherwise be held whole
+// (up to the 2 GiB of maxDecompressed). A real file's rows are short (SDMX-CSV about
+// 12 columns, the bulk TSV one per period: 780 for monthly data since 1960) and its
+// fields shorter than 1 KB; rows and values are bounded by the size alone.
+var Limits = bound.Limits{Bytes: maxDecompressed, Lines: maxDecompressed, Values: maxDecompressed,
+	Columns: 4096, Field: 64 << 10}
 
 // Parse reads one Eurostat file and returns the Member States' figures for one period.
 // name is the file name: it locates errors, helps detect the dataset of a bulk TSV
@@ -59,9 +73,9 @@ func Parse(name string, r io.Reader, opt Options) (*solidarity.Dataset, error) {
 	case formatJSONStat:
 		err = p.parseJSONStat(br)
 	case formatTSV:
-		err = p.parseTSV(br)
+		err = p.parseTSV(bufio.NewReaderSize(bound.CSVReader(name, br, '\t', Limits), 64<<10))
 	case formatSDMXCSV:
-		err = p.parseCSV(br)
+		err = p.parseCSV(bound.CSVReader(name, br, ',', Limits))
 	default:
 		return nil, p.errLine(1, "", "not a Eurostat file: expected SDMX-CSV, SDMX 3.0 CSV, the bulk TSV or JSON-stat")
 	}
@@ -282,8 +296,11 @@ func ParseDecimal(s string) (*big.Rat, error) {
 	if len(s) > 64 || !decimalRE.MatchString(s) {
 		return nil, fmt.Errorf("value %q is not a number", s)
 	}
-	v, ok := new(big.Rat).SetString(s)
-	if !ok {
+	// The one bounded exact-number parser (internal/bound); the syntax is already
+	// narrowed to what statistics files write, and 18 + 18 digits and e±999 fit in its
+	// bounds here.
+	v, err := bound.Rat("", s, false, bound.Numbers{Digits: 64, Exponent: 999})
+	if err != nil {
 		return nil, fmt.Errorf("value %q is not a number", s)
 	}
 	if v.Sign() < 0 {

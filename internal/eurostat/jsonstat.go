@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"solidarity"
+	"solidarity/internal/bound"
 )
 
 // jsonStat is the part of a JSON-stat 2.0 dataset response that Parse reads.
@@ -39,15 +40,31 @@ type jsonDim struct {
 	} `json:"category"`
 }
 
+// maxJSONStat bounds a JSON-stat file, which is decoded whole (unlike the CSV and TSV
+// formats, read row by row). Eurostat's API answers a dataset filtered to one indicator
+// in a few megabytes; the whole of demo_pjan would be a few hundred.
+const maxJSONStat = 512 << 20
+
 // parseJSONStat reads a JSON-stat 2.0 dataset. Values sit in one flat array in
 // row-major order over the dimensions listed in id, with sizes in size; Eurostat sends
 // value and status as sparse objects keyed by that flat index, and leaves a missing
 // value out. Numbers are decoded as text (json.Number) so that figures stay exact.
 func (p *parser) parseJSONStat(r io.Reader) error {
 	p.format = "JSON-stat 2.0"
-	data, err := io.ReadAll(r)
+	// The decoder holds the whole document and what it decodes: read at most
+	// maxJSONStat, so that a huge file is refused rather than exhausting memory.
+	data, err := io.ReadAll(io.LimitReader(r, maxJSONStat+1))
+	if err == nil && len(data) > maxJSONStat {
+		return p.errPath("$", "a JSON-stat file of more than %d MiB, the limit (download a filtered dataset)", maxJSONStat>>20)
+	}
 	if err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return p.errPath("$", "the file ends in the middle (a truncated or interrupted download?): %s", err.Error())
+		}
 		return p.errPath("$", "reading: %s", err.Error())
+	}
+	if err := bound.JSON(p.name, data, Limits); err != nil {
+		return err
 	}
 	var js jsonStat
 	dec := json.NewDecoder(bytes.NewReader(data))

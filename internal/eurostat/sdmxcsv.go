@@ -136,6 +136,9 @@ func (p *parser) detect(flow string, has func(string) bool, flowLoc loc) error {
 }
 
 func (p *parser) csvErr(err error, line int) error {
+	if e, ok := errors.AsType[*solidarity.Error](err); ok {
+		return e // a bound, or a read error, already located (bound.CSVReader)
+	}
 	if pe, ok := errors.AsType[*csv.ParseError](err); ok {
 		return p.errLine(pe.Line, "", "%s", pe.Err.Error())
 	}

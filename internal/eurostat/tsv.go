@@ -2,6 +2,7 @@ package eurostat
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"strings"
 
@@ -20,6 +21,9 @@ func (p *parser) parseTSV(r *bufio.Reader) error {
 	next := func() (string, bool, error) {
 		s, err := r.ReadString('\n')
 		if err != nil && err != io.EOF {
+			if e, ok := errors.AsType[*solidarity.Error](err); ok {
+				return "", false, e // a bound, or a read error, already located (bound.CSVReader)
+			}
 			return "", false, p.errLine(line+1, "", "reading: %s", err.Error())
 		}
 		if s == "" && err == io.EOF {

@@ -156,7 +156,7 @@ func (r *Request) CaseWrite() (*solidarity.CaseWrite, error) {
 	if w == nil {
 		return nil, nil
 	}
-	c := &solidarity.CaseWrite{}
+	c := &solidarity.CaseWrite{NewLanding: w.NewLanding}
 	if w.Arrival != nil {
 		if w.Arrival.ID == "" {
 			return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "arrival.id", Message: "arrival ID is required"}

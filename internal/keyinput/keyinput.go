@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"solidarity"
+	"solidarity/internal/bound"
 	"solidarity/key"
 )
 
@@ -24,7 +25,9 @@ var header = []string{"state", "population", "gdp_meur", "asylum_per_million", "
 
 // Parse reads a 2015 key input file. name is used in error messages.
 func Parse(name string, r io.Reader) ([]key.Input2015, error) {
-	cr := csv.NewReader(r)
+	// The file has one row per Member State: bound it (internal/bound) before
+	// encoding/csv, which would hold a line or field of any length whole.
+	cr := csv.NewReader(bound.CSVReader(name, r, ',', bound.Limits{Lines: 1000, Columns: 64, Field: 1024}))
 	cr.FieldsPerRecord = -1
 	fail := func(line int, field, format string, args ...any) error {
 		return &solidarity.Error{Code: solidarity.EINVALID, File: name, Line: line, Field: field, Message: fmt.Sprintf(format, args...)}
@@ -72,9 +75,12 @@ func Parse(name string, r io.Reader) ([]key.Input2015, error) {
 		vals := make([]*big.Rat, 4)
 		for i := range vals {
 			s := strings.TrimSpace(rec[i+1])
-			v, ok := new(big.Rat).SetString(s)
-			if !ok || s == "" || strings.ContainsAny(s, "/eE") {
+			if s == "" || strings.ContainsAny(s, "/eE") {
 				return nil, fail(line, header[i+1], "%q is not a decimal number", rec[i+1])
+			}
+			v, err := bound.Rat("", s, false, bound.Numbers{})
+			if err != nil {
+				return nil, fail(line, header[i+1], "%s", solidarity.ErrorMessage(err))
 			}
 			if v.Sign() <= 0 {
 				return nil, fail(line, header[i+1], "must be positive, got %s", s)
@@ -90,6 +96,9 @@ func Parse(name string, r io.Reader) ([]key.Input2015, error) {
 }
 
 func csvErr(name string, err error) error {
+	if e, ok := errors.AsType[*solidarity.Error](err); ok {
+		return e // a bound, or a read error, already located (bound.CSVReader)
+	}
 	if pe, ok := errors.AsType[*csv.ParseError](err); ok {
 		return &solidarity.Error{Code: solidarity.EINVALID, File: name, Line: pe.Line, Message: pe.Err.Error()}
 	}

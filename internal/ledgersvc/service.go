@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/internal/bound"
 	"solidarity/internal/catalog"
 	"solidarity/internal/cyclefile"
 	"solidarity/ledger"
@@ -116,10 +117,10 @@ func (s *Service) CreateCycle(ctx context.Context, toml, idemKey string) (*solid
 	if err != nil {
 		return nil, false, err
 	}
-	e := &solidarity.Entry{Cycle: c.Year, Type: solidarity.CycleCreated, LegalBasis: "Art. 57(1) Regulation (EU) 2024/1351"}
+	e := &solidarity.Entry{Cycle: c.Year, Type: solidarity.CycleCreated, LegalBasis: "Art. 57(1) AMMR"}
 	return s.append(ctx, idemKey, e, solidarity.CyclePayload{TOML: toml}, func(v solidarity.View, st *state) error {
 		if st.cycle != nil {
-			return conflict("Art. 57(1)", "the %d cycle exists already; amend it instead", c.Year)
+			return conflict("Art. 57(1) AMMR", "the %d cycle exists already; amend it instead", c.Year)
 		}
 		return nil
 	})
@@ -134,7 +135,7 @@ func (s *Service) AmendCycle(ctx context.Context, toml, idemKey string) (*solida
 	if err != nil {
 		return nil, false, err
 	}
-	e := &solidarity.Entry{Cycle: c.Year, Type: solidarity.CycleAmended, LegalBasis: "Art. 57(1) Regulation (EU) 2024/1351"}
+	e := &solidarity.Entry{Cycle: c.Year, Type: solidarity.CycleAmended, LegalBasis: "Art. 57(1) AMMR"}
 	return s.append(ctx, idemKey, e, solidarity.CyclePayload{TOML: toml}, func(v solidarity.View, st *state) error {
 		if st.cycle == nil {
 			return &solidarity.Error{Code: solidarity.ENOTFOUND, Message: fmt.Sprintf("no %d cycle to amend", c.Year)}
@@ -148,7 +149,7 @@ func (s *Service) SetStatus(ctx context.Context, year int, m solidarity.MemberSt
 	if err := authorize(ctx, solidarity.WriteStatus, m); err != nil {
 		return nil, false, err
 	}
-	e := &solidarity.Entry{Cycle: year, Type: solidarity.StatusDecided, State: m, LegalBasis: "Art. 11; Arts. 58–59"}
+	e := &solidarity.Entry{Cycle: year, Type: solidarity.StatusDecided, State: m, LegalBasis: "Art. 11 AMMR; Art. 58 AMMR; Art. 59 AMMR"}
 	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error { return st.participates(m) })
 }
 
@@ -162,7 +163,7 @@ func (s *Service) Pledge(ctx context.Context, year int, m solidarity.MemberState
 	if err := checkPledge(p); err != nil {
 		return nil, false, err
 	}
-	e := &solidarity.Entry{Cycle: year, Type: solidarity.PledgeMade, State: m, Ref: string(p.Type), LegalBasis: "Art. 56(2), Art. 57(1)"}
+	e := &solidarity.Entry{Cycle: year, Type: solidarity.PledgeMade, State: m, Ref: string(p.Type), LegalBasis: "Art. 56(2) AMMR; Art. 57(1) AMMR"}
 	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error {
 		if err := st.participates(m); err != nil {
 			return err
@@ -177,13 +178,13 @@ func (s *Service) Pledge(ctx context.Context, year int, m solidarity.MemberState
 func checkPledge(p solidarity.PledgePayload) error {
 	switch {
 	case !p.Type.Valid():
-		return invalid("type", "Art. 56(2)", "pledge type %q is not one of %v", p.Type, solidarity.PledgeTypes())
+		return invalid("type", "Art. 56(2) AMMR", "pledge type %q is not one of %v", p.Type, solidarity.PledgeTypes())
 	case p.Type == solidarity.NoPledge && (p.Relocations != 0 || p.EURCents != 0):
 		return invalid("type", "", "a pledge of type none carries no amount")
 	case p.Type.InUnits() && (p.Relocations < 0 || p.EURCents != 0):
-		return invalid("relocations", "Art. 56(2)", "a %s pledge is a non-negative number of relocations", p.Type)
+		return invalid("relocations", "Art. 56(2) AMMR", "a %s pledge is a non-negative number of relocations", p.Type)
 	case !p.Type.InUnits() && p.Type != solidarity.NoPledge && (p.EURCents < 0 || p.Relocations != 0):
-		return invalid("eur_cents", "Art. 56(2)", "a %s pledge is a non-negative amount in euro", p.Type)
+		return invalid("eur_cents", "Art. 56(2) AMMR", "a %s pledge is a non-negative amount in euro", p.Type)
 	}
 	return nil
 }
@@ -195,19 +196,23 @@ func checkExtent(p solidarity.DeductionPayload) error {
 	}
 	if p.Fraction != "" {
 		n++
-		r, ok := new(big.Rat).SetString(p.Fraction)
-		if !ok || r.Sign() <= 0 || r.Cmp(big.NewRat(1, 1)) > 0 {
-			return invalid("fraction", "Arts. 61–62", "a partial deduction is a fraction in (0, 1], got %q", p.Fraction)
+		// bound.Rat, not big.Rat.SetString: "1e-1000000" would cost 32 ms and 0.7 MB (issue 12).
+		r, err := bound.Rat("fraction", p.Fraction, true, bound.Numbers{})
+		if err != nil {
+			return err
+		}
+		if r.Sign() <= 0 || r.Cmp(big.NewRat(1, 1)) > 0 {
+			return invalid("fraction", "Art. 61 AMMR; Art. 62 AMMR", "a partial deduction is a fraction in (0, 1], got %q", p.Fraction)
 		}
 	}
 	if p.Relocations != 0 {
 		n++
 		if p.Relocations < 0 {
-			return invalid("relocations", "Arts. 61–62", "a deduction cannot be negative")
+			return invalid("relocations", "Art. 61 AMMR; Art. 62 AMMR", "a deduction cannot be negative")
 		}
 	}
 	if n != 1 {
-		return invalid("full", "Arts. 61–62", "a deduction is exactly one of full, fraction or relocations")
+		return invalid("full", "Art. 61 AMMR; Art. 62 AMMR", "a deduction is exactly one of full, fraction or relocations")
 	}
 	return nil
 }
@@ -219,13 +224,13 @@ func (s *Service) RequestDeduction(ctx context.Context, year int, m solidarity.M
 		return nil, false, err
 	}
 	if p.Article != "Art. 61" && p.Article != "Art. 62" {
-		return nil, false, invalid("article", "Arts. 61–62", "a deduction is requested under Art. 61 or Art. 62, not %q", p.Article)
+		return nil, false, invalid("article", "Art. 61 AMMR; Art. 62 AMMR", "a deduction is requested under Art. 61 or Art. 62, not %q", p.Article)
 	}
 	if err := checkExtent(p); err != nil {
 		return nil, false, err
 	}
 	p.Granted, p.Act = false, ""
-	e := &solidarity.Entry{Cycle: year, Type: solidarity.DeductionRequested, State: m, LegalBasis: p.Article + "(1) Regulation (EU) 2024/1351"}
+	e := &solidarity.Entry{Cycle: year, Type: solidarity.DeductionRequested, State: m, LegalBasis: p.Article + "(1) AMMR"}
 	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error {
 		if err := st.participates(m); err != nil {
 			return err
@@ -241,14 +246,14 @@ func (s *Service) AssessDeduction(ctx context.Context, year int, ref string, p s
 	if err := authorize(ctx, solidarity.AssessDeduct, ""); err != nil {
 		return nil, false, err
 	}
-	e := &solidarity.Entry{Cycle: year, Type: solidarity.DeductionAssessed, Ref: ref, LegalBasis: "Art. 61(3) Regulation (EU) 2024/1351"}
+	e := &solidarity.Entry{Cycle: year, Type: solidarity.DeductionAssessed, Ref: ref, LegalBasis: "Art. 61(3) AMMR"}
 	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error {
 		req, ok := st.byRef[solidarity.DeductionRequested][ref]
 		if !ok {
-			return &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "ref", Article: "Art. 61(3)", Message: fmt.Sprintf("no deduction request %q in the %d cycle", ref, year)}
+			return &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "ref", Article: "Art. 61(3) AMMR", Message: fmt.Sprintf("no deduction request %q in the %d cycle", ref, year)}
 		}
 		if _, done := st.byRef[solidarity.DeductionAssessed][ref]; done {
-			return conflict("Art. 61(3)", "request %s is assessed already", ref)
+			return conflict("Art. 61(3) AMMR", "request %s is assessed already", ref)
 		}
 		e.State = req.State
 		return nil
@@ -262,21 +267,21 @@ func (s *Service) DecideDeduction(ctx context.Context, year int, ref string, p s
 		return nil, false, err
 	}
 	if p.Act == "" {
-		return nil, false, invalid("act", "Art. 61(4)", "a decision needs the Council implementing act that took it")
+		return nil, false, invalid("act", "Art. 61(4) AMMR", "a decision needs the Council implementing act that took it")
 	}
 	if p.Granted {
 		if err := checkExtent(p); err != nil {
 			return nil, false, err
 		}
 	}
-	e := &solidarity.Entry{Cycle: year, Type: solidarity.DeductionDecided, Ref: ref, LegalBasis: "Art. 61(4) Regulation (EU) 2024/1351"}
+	e := &solidarity.Entry{Cycle: year, Type: solidarity.DeductionDecided, Ref: ref, LegalBasis: "Art. 61(4) AMMR"}
 	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error {
 		req, ok := st.byRef[solidarity.DeductionRequested][ref]
 		if !ok {
-			return conflict("Art. 61(4)", "no deduction request %q in the %d cycle: the Council decides on a request", ref, year)
+			return conflict("Art. 61(4) AMMR", "no deduction request %q in the %d cycle: the Council decides on a request", ref, year)
 		}
 		if _, done := st.byRef[solidarity.DeductionDecided][ref]; done {
-			return conflict("Art. 61(4)", "request %s is decided already", ref)
+			return conflict("Art. 61(4) AMMR", "request %s is decided already", ref)
 		}
 		e.State = req.State
 		return nil
@@ -301,14 +306,14 @@ func (s *Service) offset(ctx context.Context, year int, m solidarity.MemberState
 		return nil, false, err
 	}
 	if p.Applications <= 0 {
-		return nil, false, invalid("applications", "Art. 69(1)", "the number of applications must be positive")
+		return nil, false, invalid("applications", "Art. 69(1) AMMR", "the number of applications must be positive")
 	}
 	if p.Counterpart == m || !p.Counterpart.Valid() {
-		return nil, false, invalid("counterpart", "Art. 69(1)", "the counterpart must be another Member State")
+		return nil, false, invalid("counterpart", "Art. 69(1) AMMR", "the counterpart must be another Member State")
 	}
-	article := "Art. 63(1), Art. 69"
+	article := "Art. 63(1) AMMR; Art. 69 AMMR"
 	if t == solidarity.OffsetOffered {
-		article = "Art. 63(2), Art. 69"
+		article = "Art. 63(2) AMMR; Art. 69 AMMR"
 	}
 	e := &solidarity.Entry{Cycle: year, Type: t, State: m, LegalBasis: article}
 	return s.append(ctx, idemKey, e, p, func(v solidarity.View, st *state) error {
@@ -332,11 +337,11 @@ func (s *Service) offset(ctx context.Context, year int, m solidarity.MemberState
 		switch t {
 		case solidarity.OffsetRequested:
 			if res.Union.BenefittingMayRequest != "yes" {
-				return conflict("Art. 63(1)", "relocation pledges do not (or are not known to) reach 50 %% of the Commission-proposed number: offsets may not be requested (%s)", res.Union.BenefittingMayRequest)
+				return conflict("Art. 63(1) AMMR", "relocation pledges do not (or are not known to) reach 50 %% of the Commission-proposed number: offsets may not be requested (%s)", res.Union.BenefittingMayRequest)
 			}
 		case solidarity.OffsetOffered:
 			if res.mayOffer(contributing) != "yes" {
-				return conflict("Art. 63(2)", "%s may not offer offsets: neither the Art. 63(1) threshold nor its own 50 %% relocation pledge is known to be met", contributing)
+				return conflict("Art. 63(2) AMMR", "%s may not offer offsets: neither the Art. 63(1) threshold nor its own 50 %% relocation pledge is known to be met", contributing)
 			}
 		}
 		e.Ref = fmt.Sprintf("OFF-%d-%s-%d", year, m, st.count(t, m)+1)
@@ -347,7 +352,7 @@ func (s *Service) offset(ctx context.Context, year int, m solidarity.MemberState
 // ReplyOffset records the reply to offset request or offer ref within 30 days (Art.
 // 69(2)): the counterpart accepts up to the number asked.
 func (s *Service) ReplyOffset(ctx context.Context, year int, ref string, p solidarity.ReplyPayload, idemKey string) (*solidarity.Entry, bool, error) {
-	e := &solidarity.Entry{Cycle: year, Type: solidarity.OffsetReplied, Ref: ref, LegalBasis: "Art. 69(2) Regulation (EU) 2024/1351"}
+	e := &solidarity.Entry{Cycle: year, Type: solidarity.OffsetReplied, Ref: ref, LegalBasis: "Art. 69(2) AMMR"}
 	var reqEntry *solidarity.Entry
 	var req solidarity.OffsetPayload
 	// Who may reply depends on the request, so the check happens inside the
@@ -368,13 +373,13 @@ func (s *Service) ReplyOffset(ctx context.Context, year int, ref string, p solid
 		}
 		e.State = req.Counterpart
 		if _, done := st.byRef[solidarity.OffsetReplied][ref]; done {
-			return conflict("Art. 69(2)", "%s has been answered already", ref)
+			return conflict("Art. 69(2) AMMR", "%s has been answered already", ref)
 		}
 		if due := reqEntry.At.Add(OffsetReplyPeriod); e.At.After(due) {
-			return conflict("Art. 69(2)", "the reply to %s was due by %s (30 days)", ref, due.Format(time.DateOnly))
+			return conflict("Art. 69(2) AMMR", "the reply to %s was due by %s (30 days)", ref, due.Format(time.DateOnly))
 		}
 		if p.Accepted < 0 || p.Accepted > req.Applications {
-			return invalid("accepted", "Art. 69(2)", "accepted must be between 0 and the %d applications asked", req.Applications)
+			return invalid("accepted", "Art. 69(2) AMMR", "accepted must be between 0 and the %d applications asked", req.Applications)
 		}
 		return nil
 	})
@@ -394,24 +399,24 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 	var article string
 	switch t {
 	case solidarity.RelocationDelivered:
-		article = "Arts. 67–68"
+		article = "Art. 67 AMMR; Art. 68 AMMR"
 		if p.Relocations <= 0 || p.EURCents != 0 {
 			return nil, false, invalid("relocations", article, "a relocation delivery is a positive number of persons")
 		}
 	case solidarity.PaymentMade:
-		article = "Art. 64"
+		article = "Art. 64 AMMR"
 		if p.EURCents <= 0 || p.Relocations != 0 {
 			return nil, false, invalid("eur_cents", article, "a payment is a positive amount in euro")
 		}
 	case solidarity.AlternativeDelivered:
-		article = "Art. 65"
+		article = "Art. 65 AMMR"
 		if p.EURCents <= 0 || p.Relocations != 0 {
 			return nil, false, invalid("eur_cents", article, "alternative measures are valued as a positive amount in euro")
 		}
 	default:
 		return nil, false, invalid("type", "", "%q is not a delivery", t)
 	}
-	e := &solidarity.Entry{Cycle: year, Type: t, State: m, LegalBasis: article + " Regulation (EU) 2024/1351"}
+	e := &solidarity.Entry{Cycle: year, Type: t, State: m, LegalBasis: article}
 	return s.appendReading(ctx, idemKey, e, p, deliveryTypes, func(v solidarity.View, st *state) error {
 		if err := st.participates(m); err != nil {
 			return err

@@ -107,7 +107,7 @@ func (st *state) participates(m solidarity.MemberState) error {
 		return &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "cycle", Message: fmt.Sprintf("no %d cycle in the ledger", st.year)}
 	}
 	if !slices.Contains(st.cycle.Participating, m) {
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "state", Article: "Art. 57(1)",
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "state", Article: "Art. 57(1) AMMR",
 			Message: fmt.Sprintf("%q is not in the participating set of the %d cycle", m, st.year)}
 	}
 	return nil

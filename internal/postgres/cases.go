@@ -80,8 +80,16 @@ func (b *batch) checkCases(w *solidarity.CaseWrite) error {
 	qb := &pgx.Batch{}
 	qb.Queue(`SELECT id, version FROM cases WHERE id = ANY($1)`, caseIDs)
 	qb.Queue(`SELECT id FROM arrivals WHERE id = ANY($1)`, arrivalIDs)
+	landing := w.Arrival != nil && !w.NewLanding
+	if landing {
+		// The same landing stored under another ID (solidarity.Arrival.SameLanding):
+		// read under the head lock, so two imports of one list cannot both pass.
+		qb.Queue(`SELECT id, vessel, port FROM arrivals WHERE at = $1 AND id <> $2 ORDER BY id`,
+			pgTime(w.Arrival.At), string(w.Arrival.ID))
+	}
 	versions := map[solidarity.CaseID]int64{}
 	arrivals := map[solidarity.ArrivalID]bool{}
+	var same solidarity.ArrivalID
 	br := batchQueryer{b}.SendBatch(b.ctx, qb)
 	err := func() error {
 		rows, err := br.Query()
@@ -99,8 +107,21 @@ func (b *batch) checkCases(w *solidarity.CaseWrite) error {
 		if rows, err = br.Query(); err != nil {
 			return err
 		}
-		_, err = pgx.ForEachRow(rows, []any{&id}, func() error {
+		if _, err = pgx.ForEachRow(rows, []any{&id}, func() error {
 			arrivals[solidarity.ArrivalID(id)] = true
+			return nil
+		}); err != nil || !landing {
+			return err
+		}
+		if rows, err = br.Query(); err != nil {
+			return err
+		}
+		var other solidarity.Arrival
+		_, err = pgx.ForEachRow(rows, []any{&id, &other.Vessel, &other.Port}, func() error {
+			other.At = w.Arrival.At
+			if same == "" && w.Arrival.SameLanding(&other) {
+				same = solidarity.ArrivalID(id)
+			}
 			return nil
 		})
 		return err
@@ -120,6 +141,9 @@ func (b *batch) checkCases(w *solidarity.CaseWrite) error {
 
 	if a := w.Arrival; a != nil && arrivals[a.ID] {
 		return solidarity.Errorf(solidarity.ECONFLICT, "arrival %s already exists", a.ID)
+	}
+	if same != "" {
+		return solidarity.SameLandingError(same, w.Arrival)
 	}
 	for _, c := range w.Insert {
 		if _, ok := versions[c.ID]; ok {
@@ -241,6 +265,9 @@ func (s *Store) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*so
 	var q query
 	if f.Benefitting != nil {
 		q.where("benefitting = $", string(*f.Benefitting))
+	}
+	if f.Involving != nil {
+		q.where("(benefitting = $ OR id IN (SELECT arrival FROM cases WHERE allocated = $))", string(*f.Involving))
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+arrivalColumns+` FROM arrivals`+q.clause()+
 		` ORDER BY at DESC, id DESC LIMIT `+q.arg(limit), q.args...)

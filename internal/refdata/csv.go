@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/internal/bound"
 	"solidarity/internal/eurostat"
 )
 
@@ -89,7 +90,7 @@ func ParseCSV(name string, r io.Reader, opt eurostat.Options) (*solidarity.Datas
 	fail := func(line int, field, format string, args ...any) error {
 		return &solidarity.Error{Code: solidarity.EINVALID, File: name, Line: line, Field: field, Message: fmt.Sprintf(format, args...)}
 	}
-	cr := csv.NewReader(br)
+	cr := csv.NewReader(bound.CSVReader(name, br, ',', eurostat.Limits))
 	cr.FieldsPerRecord = -1 // ragged rows get our own error, naming the line
 	header, err := cr.Read()
 	if err == io.EOF {
@@ -318,6 +319,9 @@ func periodKind(ind solidarity.Indicator) string {
 }
 
 func csvErr(name string, err error) error {
+	if e, ok := errors.AsType[*solidarity.Error](err); ok {
+		return e // a bound, or a read error, already located (bound.CSVReader)
+	}
 	e := &solidarity.Error{Code: solidarity.EINVALID, File: name, Message: err.Error()}
 	if pe, ok := errors.AsType[*csv.ParseError](err); ok {
 		e.Line, e.Message = pe.Line, pe.Err.Error()

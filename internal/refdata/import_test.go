@@ -25,7 +25,7 @@ func TestImport(t *testing.T) {
 	}
 	for _, tt := range tests {
 		// out/new does not exist yet: Import creates it.
-		path, d, err := refdata.Import(tt.src, filepath.Join(out, "new"), eurostat.Options{Period: tt.period}, tt.replace)
+		path, d, err := refdata.Import(tt.src, filepath.Join(out, "new"), eurostat.Options{Period: tt.period, Partial: true}, tt.replace)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.src, err)
 		}
@@ -52,7 +52,7 @@ func TestImport(t *testing.T) {
 		t.Errorf("nama_10_gdp-2024.csv holds %s", d.Source)
 	}
 	// Without replace, an existing import is kept and the new one refused.
-	if _, _, err := refdata.Import("../eurostat/testdata/nama_10_gdp.sdmx-csv", out, eurostat.Options{}, false); solidarity.ErrorCode(err) != solidarity.ECONFLICT {
+	if _, _, err := refdata.Import("../eurostat/testdata/nama_10_gdp.sdmx-csv", out, eurostat.Options{Partial: true}, false); solidarity.ErrorCode(err) != solidarity.ECONFLICT {
 		t.Errorf("overwrite without replace: %v", err)
 	}
 	// A file whose id is a shipped dataset's is refused.
@@ -65,7 +65,7 @@ func TestImport(t *testing.T) {
 // file, no temporary file left behind, an earlier import intact.
 func TestImportBrokenLeavesNothing(t *testing.T) {
 	out := t.TempDir()
-	if _, _, err := refdata.Import("../eurostat/testdata/nama_10_gdp.sdmx-csv", out, eurostat.Options{}, false); err != nil {
+	if _, _, err := refdata.Import("../eurostat/testdata/nama_10_gdp.sdmx-csv", out, eurostat.Options{Partial: true}, false); err != nil {
 		t.Fatal(err)
 	}
 	before, err := os.ReadFile(filepath.Join(out, "nama_10_gdp-2024.csv"))
@@ -89,7 +89,7 @@ func TestImportBrokenLeavesNothing(t *testing.T) {
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		path, d, err := refdata.Import(p, out, eurostat.Options{}, true)
+		path, d, err := refdata.Import(p, out, eurostat.Options{Partial: true}, true)
 		if err == nil {
 			t.Errorf("%s: imported into %s: %+v", name, path, d)
 			continue

@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"solidarity"
@@ -71,6 +72,9 @@ func Import(src, outDir string, opt eurostat.Options, replace bool) (string, *so
 		return "", nil, &solidarity.Error{Code: solidarity.EINVALID, File: src, Field: periodColumn(d.Indicator),
 			Message: "no reference period in the file: name one (Options.Period)"}
 	}
+	if err := markPartial(src, d, opt.Partial); err != nil {
+		return "", nil, err
+	}
 	var buf bytes.Buffer
 	if err := Write(&buf, d); err != nil {
 		return "", nil, solidarity.At(err, src)
@@ -102,6 +106,41 @@ func Import(src, outDir string, opt eurostat.Options, replace bool) (string, *so
 	}
 	return path, d, nil
 }
+
+// markPartial refuses a dataset without a figure for every participating state (Art.
+// 66 computes the key over all of them), unless partial: a download cut at a line end
+// is a valid file of fewer states (issue 12: 4 of 27 imported with exit 0). A partial
+// dataset accepted gets a row without a figure for each state the file does not name,
+// so that the saved file says which states it lacks, its caveat names them wherever it
+// is used, and `data list` shows it as partial (Partial).
+func markPartial(src string, d *solidarity.Dataset, partial bool) error {
+	missing := d.Missing(solidarity.PartIV())
+	if len(missing) == 0 {
+		return nil
+	}
+	if !partial {
+		return &solidarity.Error{Code: solidarity.EINVALID, File: src,
+			Message: fmt.Sprintf("no figure for %d of the %d participating states (%v): a cut-off download, or the wrong filter? Pass --partial to import it anyway, marked partial",
+				len(missing), len(solidarity.PartIV()), missing)}
+	}
+	first := d.Rows[0]
+	for _, m := range solidarity.MemberStates() {
+		if _, ok := d.Get(m); !ok {
+			d.Rows = append(d.Rows, solidarity.Observation{State: m, Period: first.Period, Vintage: first.Vintage,
+				Source: first.Source, Note: partialNote})
+		}
+	}
+	slices.SortFunc(d.Rows, func(a, b solidarity.Observation) int { return a.State.Index() - b.State.Index() })
+	d.Caveat = eurostat.Caveat(d.Rows)
+	return nil
+}
+
+// partialNote is the note of a state's row added by a partial import.
+const partialNote = "partial import: the file has no row for this state"
+
+// Partial reports whether d lacks a figure for a participating state (solidarity.PartIV),
+// as a dataset imported with --partial does.
+func Partial(d *solidarity.Dataset) bool { return len(d.Missing(solidarity.PartIV())) > 0 }
 
 // writeAtomic replaces path with data so that a reader sees the old file or the new
 // one, never a part, and so that the new one survives a crash once writeAtomic returns.

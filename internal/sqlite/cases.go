@@ -31,6 +31,11 @@ const (
 // error it returns undoes the entry too.
 func applyCases(ctx context.Context, tx *sql.Tx, w *solidarity.CaseWrite) error {
 	if a := w.Arrival; a != nil {
+		if !w.NewLanding {
+			if err := sameLanding(ctx, tx, a); err != nil {
+				return err
+			}
+		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO arrivals (`+arrivalColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			string(a.ID), a.Vessel, a.Port, formatTime(a.At), a.SAR, string(a.Benefitting),
@@ -81,6 +86,33 @@ func applyCases(ctx context.Context, tx *sql.Tx, w *solidarity.CaseWrite) error 
 			return internal("append case", err)
 		}
 		return solidarity.Errorf(solidarity.ECONFLICT, "case %s changed since it was read (version %d)", c.ID, c.Version)
+	}
+	return nil
+}
+
+// sameLanding refuses a, unless its ID is taken (the insert says so), when a stored
+// arrival is the same landing (solidarity.Arrival.SameLanding). It reads in the
+// write transaction, so two imports of one list cannot both pass.
+func sameLanding(ctx context.Context, tx *sql.Tx, a *solidarity.Arrival) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, vessel, port FROM arrivals WHERE at = ? AND id <> ? ORDER BY id`,
+		formatTime(a.At), string(a.ID))
+	if err != nil {
+		return internal("append case", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b solidarity.Arrival
+		var id string
+		if err := rows.Scan(&id, &b.Vessel, &b.Port); err != nil {
+			return internal("append case", err)
+		}
+		b.At = a.At
+		if a.SameLanding(&b) {
+			return solidarity.SameLandingError(solidarity.ArrivalID(id), a)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return internal("append case", err)
 	}
 	return nil
 }
@@ -139,9 +171,17 @@ func (s *Store) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*so
 	}
 	query := `SELECT ` + arrivalColumns + ` FROM arrivals`
 	var args []any
+	var where []string
 	if f.Benefitting != nil {
-		query += ` WHERE benefitting = ?`
+		where = append(where, `benefitting = ?`)
 		args = append(args, string(*f.Benefitting))
+	}
+	if f.Involving != nil {
+		where = append(where, `(benefitting = ? OR id IN (SELECT arrival FROM cases WHERE allocated = ?))`)
+		args = append(args, string(*f.Involving), string(*f.Involving))
+	}
+	if len(where) > 0 {
+		query += ` WHERE ` + strings.Join(where, " AND ")
 	}
 	rows, err := s.read.QueryContext(ctx, query+` ORDER BY at DESC, id DESC LIMIT ?`, append(args, limit)...)
 	if err != nil {
@@ -431,4 +471,34 @@ func checkLimit(n, def, max int) (int, error) {
 			Message: fmt.Sprintf("limit must be between 1 and %d", max)}
 	}
 	return n, nil
+}
+
+// checkpointTries bounds how often Checkpoint retries a checkpoint that a reader's
+// open snapshot held back.
+const checkpointTries = 20
+
+// Checkpoint copies the write-ahead log into the database file and truncates the log
+// to zero bytes (PRAGMA wal_checkpoint(TRUNCATE)): the page images it held, such as
+// personal records before their erasure, are gone from the disk (the database file
+// overwrites deleted content: secure_delete). A reader holding an old snapshot makes
+// SQLite report the checkpoint busy: it is retried, and after checkpointTries is
+// EINTERNAL. The case service runs it after an erasure (retention) and a reseal.
+func (s *Store) Checkpoint(ctx context.Context) error {
+	for try := 0; ; try++ {
+		var busy, log, done int
+		if err := s.write.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &log, &done); err != nil {
+			return internal("checkpoint", err)
+		}
+		if busy == 0 {
+			return nil
+		}
+		if try+1 == checkpointTries {
+			return internal("checkpoint", fmt.Errorf("the write-ahead log is still in use by a reader after %d tries", checkpointTries))
+		}
+		select {
+		case <-ctx.Done():
+			return internal("checkpoint", ctx.Err())
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
 }

@@ -114,7 +114,9 @@ func open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 		}
 		return (&url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath(), RawQuery: q.Encode()}).String()
 	}
-	writeDSN := dsn("_journal_mode", "WAL", "_txlock", "immediate")
+	// secure_delete: deleted and overwritten content (an erased personal record) is
+	// zeroed in the file, not left in free space.
+	writeDSN := dsn("_journal_mode", "WAL", "_txlock", "immediate", "_pragma", "secure_delete(1)")
 	if readOnly {
 		writeDSN = dsn("_query_only", "on")
 	}

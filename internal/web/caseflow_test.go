@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -352,9 +354,10 @@ func TestCasePages(t *testing.T) {
 		}
 	}
 	// The coordinator applies the consequences of missed time limits: the 72-hour
-	// Eurodac and screening limits of the single person have run by 1 March.
+	// Eurodac and screening limits of the single person have run by 1 March. The
+	// first post shows them, the second applies them.
 	res, body := f.do(req{method: "POST", path: "/deadlines/apply", as: "coord"})
-	if res.StatusCode != 200 || !strings.Contains(body, `id="applied"`) {
+	if res.StatusCode != 200 || !strings.Contains(body, `id="preview"`) || strings.Contains(body, `id="applied"`) {
 		t.Fatalf("apply: %d", res.StatusCode)
 	}
 	if res, _ := f.do(req{method: "POST", path: "/deadlines/apply", as: "it"}); res.StatusCode != 403 {
@@ -420,10 +423,13 @@ func TestCaseForms(t *testing.T) {
 func TestImportForm(t *testing.T) {
 	f := newFixture(t, fixtureOpts{cases: true})
 	_, page := f.do(req{method: "GET", path: "/arrivals", as: "it"})
-	upload := func(name, content, key string) (*http.Response, string) {
+	upload := func(name, content, key string, fields ...string) (*http.Response, string) {
 		var b bytes.Buffer
 		w := multipart.NewWriter(&b)
 		w.WriteField("idempotency_key", key)
+		for i := 0; i+1 < len(fields); i += 2 {
+			w.WriteField(fields[i], fields[i+1])
+		}
 		fw, _ := w.CreateFormFile("list", name)
 		fw.Write([]byte(content))
 		w.Close()
@@ -444,9 +450,52 @@ func TestImportForm(t *testing.T) {
 	if !strings.Contains(body, "Form Star") || !strings.Contains(body, `id="flash"`) || strings.Count(body, `data-case=`) != 3 {
 		t.Errorf("arrival page after upload: %.1000s", body)
 	}
-	if res, _ := upload("ship.csv", seedList, "k-fr"); res.StatusCode != 303 {
-		// An officer of IT may import IT's lists: the same list as FR is tested in the API.
-		t.Errorf("second upload: %d", res.StatusCode)
+	// The fixture's own list again: the same landing, refused naming the arrival, and
+	// the form asks to confirm a new landing.
+	res, body = upload("ship.csv", seedList, "k-again")
+	if res.StatusCode != http.StatusConflict || !strings.Contains(body, string(f.arrival)) || !strings.Contains(body, `id="new-landing"`) {
+		t.Fatalf("the same list again: %d %s", res.StatusCode, body)
+	}
+	if res, _ := upload("ship.csv", seedList, "k-again", "new_landing", "1"); res.StatusCode != 303 {
+		t.Errorf("the same list confirmed as a new landing: %d", res.StatusCode)
+	}
+}
+
+// TestReimportSameLanding: the same ship's list registered again without its
+// idempotency key is 409 naming the arrival it repeats, nothing is written; with
+// new_landing=true it is registered; a retry under the first key is a replay.
+func TestReimportSameLanding(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	head, _, _ := f.store.Head(context.Background())
+	res, body := f.do(req{method: "POST", path: "/api/v1/arrivals", as: "it", body: seedList, contentType: "text/csv"})
+	if res.StatusCode != http.StatusConflict || apiErr(t, body).Code != solidarity.ECONFLICT || !strings.Contains(body, string(f.arrival)) {
+		t.Fatalf("the same list again: %d %s", res.StatusCode, body)
+	}
+	if h, _, _ := f.store.Head(context.Background()); h != head {
+		t.Fatalf("ledger head %d -> %d after a refused import", head, h)
+	}
+	// The same landing in JSON, another spelling of the vessel: refused too.
+	var d web.ArrivalDetail
+	_, body = f.do(req{method: "GET", path: "/api/v1/arrivals/" + string(f.arrival), as: "coord"})
+	mustJSON(t, body, &d)
+	l := d.Arrival
+	jsonList := fmt.Sprintf(`{"arrival":{"vessel":%q,"port":%q,"at":%q,"sar":true,"benefitting_state":"IT"},"persons":[{"ref":"A1","name":"Ines Example","sex":"F","assessed_age":40}]}`,
+		strings.ToUpper(l.Vessel), l.Port, l.At.Format(time.RFC3339))
+	if res, body := f.do(req{method: "POST", path: "/api/v1/arrivals", as: "it", body: jsonList, contentType: "application/json"}); res.StatusCode != http.StatusConflict {
+		t.Fatalf("the same landing in JSON: %d %s", res.StatusCode, body)
+	}
+	if res, body := f.do(req{method: "POST", path: "/api/v1/arrivals?new_landing=maybe", as: "it", body: seedList, contentType: "text/csv"}); res.StatusCode != 400 || apiErr(t, body).Field != "new_landing" {
+		t.Fatalf("new_landing=maybe: %d %s", res.StatusCode, body)
+	}
+	res, body = f.do(req{method: "POST", path: "/api/v1/arrivals?new_landing=true", as: "it", body: seedList, contentType: "text/csv",
+		header: map[string]string{"Idempotency-Key": "landing-2"}})
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("confirmed as a new landing: %d %s", res.StatusCode, body)
+	}
+	res, _ = f.do(req{method: "POST", path: "/api/v1/arrivals", as: "it", body: seedList, contentType: "text/csv",
+		header: map[string]string{"Idempotency-Key": "landing-2"}})
+	if res.StatusCode != http.StatusOK || res.Header.Get("Idempotency-Replayed") != "true" {
+		t.Fatalf("retry of the new landing: %d", res.StatusCode)
 	}
 }
 
@@ -544,6 +593,9 @@ func TestCaseContract(t *testing.T) {
 		{name: "allocation of a single not a candidate", method: "POST", target: single + "/allocation", contentType: js, body: `{"state":"FR"}`, as: "coord", status: 409},
 		{name: "deadlines", method: "GET", target: "/api/v1/deadlines?within=168h&state=IT", as: "it", status: 200},
 		{name: "deadlines bad within", method: "GET", target: "/api/v1/deadlines?within=soon", as: "it", status: 400, errorField: "within"},
+		{name: "apply missed dry run", method: "POST", target: "/api/v1/deadlines/apply?dry_run=true", as: "coord", status: 200},
+		{name: "apply confirmed none", method: "POST", target: "/api/v1/deadlines/apply", contentType: js, body: `{"confirm":[]}`, as: "coord", status: 400, errorField: "confirm"},
+		{name: "apply confirmed stale", method: "POST", target: "/api/v1/deadlines/apply", contentType: js, body: `{"confirm":[{"case":"` + string(f.caseIDs[2]) + `","limit":"screening","version":1}]}`, as: "coord", status: 200},
 		{name: "apply missed", method: "POST", target: "/api/v1/deadlines/apply", as: "coord", status: 200},
 		{name: "access log", method: "GET", target: "/api/v1/access-log?case=" + string(f.caseIDs[2]), as: "audit", status: 200, check: func(t *testing.T, b []byte) {
 			if n := strings.Count(string(b), `"seq"`); n != 2 {
@@ -574,5 +626,309 @@ func TestImportLargeList(t *testing.T) {
 	res, body := f.do(req{method: "POST", path: "/api/v1/arrivals", as: "it", body: b.String(), contentType: "text/csv"})
 	if res.StatusCode != 201 {
 		t.Fatalf("a %d-byte list: %d %.300s", b.Len(), res.StatusCode, body)
+	}
+}
+
+// TestArrivalsOfRelocationState: an officer of a state of relocation sees, in the list
+// of arrivals (API and page), the arrivals with people allocated to its state, and no
+// others; the other roles see what they saw.
+func TestArrivalsOfRelocationState(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	list := func(as string) []solidarity.ArrivalID {
+		t.Helper()
+		var got struct{ Arrivals []solidarity.Arrival }
+		res, body := f.do(req{method: "GET", path: "/api/v1/arrivals", as: as})
+		if res.StatusCode != 200 {
+			t.Fatalf("arrivals as %s: %d %s", as, res.StatusCode, body)
+		}
+		mustJSON(t, body, &got)
+		var ids []solidarity.ArrivalID
+		for _, a := range got.Arrivals {
+			ids = append(ids, a.ID)
+		}
+		return ids
+	}
+	want := func(as string, n int) {
+		t.Helper()
+		ids := list(as)
+		if len(ids) != n || n == 1 && ids[0] != f.arrival {
+			t.Errorf("arrivals as %s: %v, want %d (%s)", as, ids, n, f.arrival)
+		}
+		_, page := f.do(req{method: "GET", path: "/arrivals", as: as})
+		if got := strings.Count(page, "<tr data-arrival="); got != n || (n == 0) != strings.Contains(page, `id="no-arrivals"`) {
+			t.Errorf("arrivals page as %s lists %d, want %d", as, got, n)
+		}
+	}
+	for _, as := range []string{"coord", "it", "audit"} {
+		want(as, 1)
+	}
+	want("fr", 0)
+	if res, body := f.do(req{method: "GET", path: "/api/v1/arrivals?state=IT", as: "fr"}); res.StatusCode != 403 {
+		t.Errorf("FR asking for IT's arrivals: %d %s", res.StatusCode, body)
+	}
+	if res, body := f.do(req{method: "POST", path: "/api/v1/cases/" + string(f.caseIDs[0]) + "/allocation", as: "coord",
+		body: `{"state":"FR"}`}); res.StatusCode != 201 {
+		t.Fatalf("allocation: %d %s", res.StatusCode, body)
+	}
+	for _, as := range []string{"coord", "it", "audit", "fr"} {
+		want(as, 1)
+	}
+	// What FR sees of the arrival is its people only.
+	var d web.ArrivalDetail
+	_, body := f.do(req{method: "GET", path: "/api/v1/arrivals/" + string(f.arrival), as: "fr"})
+	mustJSON(t, body, &d)
+	for _, c := range d.Cases {
+		if c.Allocated != "FR" {
+			t.Errorf("FR sees case %s allocated to %q", c.ID, c.Allocated)
+		}
+	}
+}
+
+// TestNextDueOneValue walks the single person's case through a table of steps whose
+// next time limits are in hours and in days, and checks after each that the arrival
+// page, the case page and the API (the case, its deadlines and the case list) give
+// its next limit the same date: the first of the case's deadlines.
+func TestNextDueOneValue(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	id := string(f.caseIDs[2])
+	steps := []struct{ event, at string }{
+		{"", ""}, // disembarked: the 72-hour Eurodac limit
+		{"screening-started", "2027-02-20T09:00:00Z"},
+		{"application-made", "2027-02-21T10:30:00Z"},
+		{"registered", "2027-02-22T16:45:00Z"},
+		{"eurodac-recorded", "2027-02-22T23:30:00Z"},
+		{"regular-procedure-applied", "2027-02-23T23:59:00Z"},
+		{"take-charge-request-sent", "2027-02-24T23:30:00Z"},
+		{"eurodac-applicant-recorded", "2027-02-25T10:00:00Z"}, // the reply to the request: a limit in days
+	}
+	kinds := map[bool]int{} // limits in hours and in days seen
+	cell := regexp.MustCompile(`<tr data-case="` + id + `"[^>]*>.*?<td class="next-due">([^<]*)`)
+	firstDue := regexp.MustCompile(`<td class="due">([^<]*)`)
+	for _, st := range steps {
+		if st.event != "" {
+			body := fmt.Sprintf(`{"event":%q,"at":%q}`, st.event, st.at)
+			if st.event == "take-charge-request-sent" {
+				body = fmt.Sprintf(`{"event":%q,"at":%q,"target":"DE"}`, st.event, st.at)
+			}
+			if res, b := f.do(req{method: "POST", path: "/api/v1/cases/" + id + "/events", as: "it", body: body}); res.StatusCode != 201 {
+				t.Fatalf("%s: %d %s", st.event, res.StatusCode, b)
+			}
+		}
+		var v struct {
+			Case struct {
+				NextDue string `json:"next_due"`
+			} `json:"case"`
+			Deadlines []struct {
+				Due   string `json:"due"`
+				Hours bool   `json:"hours"`
+			} `json:"deadlines"`
+		}
+		_, body := f.do(req{method: "GET", path: "/api/v1/cases/" + id, as: "it"})
+		mustJSON(t, body, &v)
+		if len(v.Deadlines) == 0 {
+			t.Fatalf("after %q: no time limit runs", st.event)
+		}
+		want := v.Deadlines[0]
+		kinds[want.Hours]++
+		if v.Case.NextDue != want.Due {
+			t.Errorf("after %q: the case's next_due %s, its first deadline's due %s", st.event, v.Case.NextDue, want.Due)
+		}
+		var list web.CasePage
+		_, body = f.do(req{method: "GET", path: "/api/v1/cases?arrival=" + string(f.arrival), as: "it"})
+		mustJSON(t, body, &list)
+		for _, c := range list.Cases {
+			if string(c.ID) == id && c.NextDue.Format(time.RFC3339) != want.Due {
+				t.Errorf("after %q: the case list's next_due %s, the deadline's %s", st.event, c.NextDue.Format(time.RFC3339), want.Due)
+			}
+		}
+		var d web.ArrivalDetail
+		_, body = f.do(req{method: "GET", path: "/api/v1/arrivals/" + string(f.arrival), as: "it"})
+		mustJSON(t, body, &d)
+		for _, c := range d.Cases {
+			if string(c.ID) == id && c.NextDue.Format(time.RFC3339) != want.Due {
+				t.Errorf("after %q: the arrival's next_due %s, the deadline's %s", st.event, c.NextDue.Format(time.RFC3339), want.Due)
+			}
+		}
+		_, arrivalPage := f.do(req{method: "GET", path: "/arrivals/" + string(f.arrival), as: "it"})
+		_, casePage := f.do(req{method: "GET", path: "/cases/" + id, as: "it"})
+		a, c := cell.FindStringSubmatch(arrivalPage), firstDue.FindStringSubmatch(casePage)
+		if a == nil || c == nil {
+			t.Fatalf("after %q: no next due on the arrival page (%v) or the case page (%v)", st.event, a, c)
+		}
+		if strings.TrimSpace(a[1]) != strings.TrimSpace(c[1]) {
+			t.Errorf("after %q: the arrival page says %q, the case page %q", st.event, a[1], c[1])
+		}
+		due, _ := time.Parse(time.RFC3339, want.Due)
+		if text := due.Format(time.DateOnly); !strings.HasPrefix(strings.TrimSpace(c[1]), text) {
+			t.Errorf("after %q: the case page says %q for due %s", st.event, c[1], want.Due)
+		}
+	}
+	if kinds[true] == 0 || kinds[false] == 0 {
+		t.Errorf("the steps' next limits: %d in hours, %d in days; want both", kinds[true], kinds[false])
+	}
+}
+
+// TestApplyMissedConfirm: applying the consequences of missed time limits shows them
+// first and records nothing; the confirmation applies exactly the list shown; the
+// API previews with dry_run=true and applies a confirmed list; a case changed since
+// the preview is left out.
+func TestApplyMissedConfirm(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	ctx := context.Background()
+	// The single person's screening started on 20 February: its limit ran out on the
+	// 27th, and the law says what follows (Art. 18(1) SR).
+	if res, b := f.do(req{method: "POST", path: "/api/v1/cases/" + string(f.caseIDs[2]) + "/events", as: "it",
+		body: `{"event":"screening-started","at":"2027-02-20T09:00:00Z"}`}); res.StatusCode != 201 {
+		t.Fatalf("screening: %d %s", res.StatusCode, b)
+	}
+	head0, _, _ := f.store.Head(ctx)
+	res, body := f.do(req{method: "POST", path: "/deadlines/apply", as: "coord"})
+	if res.StatusCode != 200 || !strings.Contains(body, `id="confirm-form"`) {
+		t.Fatalf("preview: %d %s", res.StatusCode, body[strings.Index(body, "<h1>"):])
+	}
+	if h, _, _ := f.store.Head(ctx); h != head0 {
+		t.Fatalf("the preview wrote entries %d -> %d", head0, h)
+	}
+	rows := regexp.MustCompile(`<tr data-case="(C-[0-9A-Z]+)"><td>.*?</td><td>([a-z0-9-]+)</td><td>[0-9-]+</td><td>(Art\.[^<]+)</td><td>([a-z-]+)</td><td>([^<]+)</td>`).FindAllStringSubmatch(body, -1)
+	confirms := regexp.MustCompile(`name="confirm" value="([^"]+)"`).FindAllStringSubmatch(body, -1)
+	if len(rows) == 0 || len(rows) != len(confirms) {
+		t.Fatalf("preview: %d rows (case, limit, article, event, consequence), %d confirmations: %.3000s", len(rows), len(confirms), body)
+	}
+	// The API's preview is the same list.
+	var api struct {
+		Consequences []struct{ Case, Limit, Article, Event, Outcome string }
+	}
+	res, b := f.do(req{method: "POST", path: "/api/v1/deadlines/apply?dry_run=true", as: "coord"})
+	mustJSON(t, b, &api)
+	if res.StatusCode != 200 || len(api.Consequences) != len(rows) {
+		t.Fatalf("dry run: %d, %d consequences, want %d", res.StatusCode, len(api.Consequences), len(rows))
+	}
+	for i, c := range api.Consequences {
+		if c.Case != rows[i][1] || c.Limit != rows[i][2] || c.Event != rows[i][4] || c.Outcome == "" {
+			t.Errorf("dry run %d: %+v, the page shows %v", i, c, rows[i][1:])
+		}
+	}
+	if h, _, _ := f.store.Head(ctx); h != head0 {
+		t.Fatalf("the dry run wrote entries %d -> %d", head0, h)
+	}
+	if res, b := f.do(req{method: "POST", path: "/api/v1/deadlines/apply?dry_run=yes", as: "coord"}); res.StatusCode != 400 || apiErr(t, b).Field != "dry_run" {
+		t.Errorf("dry_run=yes: %d %s", res.StatusCode, b)
+	}
+	if res, b := f.do(req{method: "POST", path: "/api/v1/deadlines/apply", as: "coord", body: `{"confirm":[]}`}); res.StatusCode != 400 || apiErr(t, b).Field != "confirm" {
+		t.Errorf("an empty confirmation: %d %s", res.StatusCode, b)
+	}
+	// A forged confirmation is refused, nothing applied.
+	form := url.Values{"confirm": {"C-NOPE"}}
+	if res, _ := f.do(req{method: "POST", path: "/deadlines/apply", as: "coord", body: form.Encode(), contentType: "application/x-www-form-urlencoded"}); res.StatusCode != 400 {
+		t.Errorf("a malformed confirmation: %d", res.StatusCode)
+	}
+	// The confirmation applies the list shown.
+	form = url.Values{}
+	for _, c := range confirms {
+		form.Add("confirm", html.UnescapeString(c[1]))
+	}
+	res, body = f.do(req{method: "POST", path: "/deadlines/apply", as: "coord", body: form.Encode(), contentType: "application/x-www-form-urlencoded"})
+	if res.StatusCode != 200 || !strings.Contains(body, `id="applied-table"`) || strings.Contains(body, "not applied: ") {
+		t.Fatalf("confirm: %d %.3000s", res.StatusCode, body)
+	}
+	if h, _, _ := f.store.Head(ctx); h != head0+int64(len(rows)) {
+		t.Errorf("the confirmation wrote %d entries, want %d", h-head0, len(rows))
+	}
+	// The same confirmation again: every case changed since, nothing applied.
+	head1, _, _ := f.store.Head(ctx)
+	res, body = f.do(req{method: "POST", path: "/deadlines/apply", as: "coord", body: form.Encode(), contentType: "application/x-www-form-urlencoded"})
+	if res.StatusCode != 200 || strings.Count(body, "not applied: ") != len(rows) {
+		t.Errorf("the confirmation again: %d %.3000s", res.StatusCode, body)
+	}
+	if h, _, _ := f.store.Head(ctx); h != head1 {
+		t.Errorf("a stale confirmation wrote %d entries", h-head1)
+	}
+	if res, _ := f.do(req{method: "POST", path: "/deadlines/apply", as: "it", body: form.Encode(), contentType: "application/x-www-form-urlencoded"}); res.StatusCode != 403 {
+		t.Errorf("confirm as an officer: %d", res.StatusCode)
+	}
+}
+
+// TestEventFormEmptyChoice: the event and allocation forms start with an empty
+// choice, and an event post without an event is refused naming the field.
+func TestEventFormEmptyChoice(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	_, page := f.do(req{method: "GET", path: "/cases/" + string(f.caseIDs[0]), as: "coord"})
+	for _, sel := range []string{`<select name="event" required><option value="" selected>`, `<select name="state" required><option value="" selected>`} {
+		if !strings.Contains(page, sel) {
+			t.Errorf("the case page lacks %s", sel)
+		}
+	}
+	_, page = f.do(req{method: "GET", path: "/cases/" + string(f.caseIDs[2]), as: "it"})
+	form := url.Values{"idempotency_key": {idemKeyOf(t, page, "event-form")}, "event": {""}, "at": {"2027-02-21T08:00"}}
+	res, body := f.do(req{method: "POST", path: "/cases/" + string(f.caseIDs[2]) + "/events", as: "it", body: form.Encode(), contentType: "application/x-www-form-urlencoded"})
+	if res.StatusCode != 400 || !strings.Contains(body, "no event chosen") {
+		t.Errorf("an empty event: %d %.2000s", res.StatusCode, body)
+	}
+	res, body = f.do(req{method: "POST", path: "/api/v1/cases/" + string(f.caseIDs[2]) + "/events", as: "it", body: `{"event":""}`})
+	if res.StatusCode != 400 || apiErr(t, body).Field != "event" {
+		t.Errorf("an empty event in the API: %d %s", res.StatusCode, body)
+	}
+}
+
+// TestTimesAndTextFromOutside: every time read from outside (an event's at in the API
+// and the form, an arrival's at in a list) is refused when missing-as-zero, before
+// 1990 or in the future, naming the field, and nothing is written; text with a bidi
+// override is refused in a list and in an event's note.
+func TestTimesAndTextFromOutside(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	ctx := context.Background()
+	head, _, _ := f.store.Head(ctx)
+	events := "/api/v1/cases/" + string(f.caseIDs[2]) + "/events"
+	for _, c := range []struct{ body, field string }{
+		{`{"event":"screening-started","at":"0001-01-01"}`, "at"},
+		{`{"event":"screening-started","at":"0001-01-01T00:00:00Z"}`, "at"},
+		{`{"event":"screening-started","at":"1970-01-01"}`, "at"},
+		{`{"event":"screening-started","at":"2100-01-01"}`, "at"},
+		{`{"event":"screening-started","at":"2027-03-01T12:06:00Z"}`, "at"}, // beyond the 5 minutes of clock skew
+		{`{"event":"screening-started","at":"yesterday"}`, "at"},
+		{`{"event":"screening-started","note":"seen \u202Eefas"}`, "note"},
+	} {
+		res, body := f.do(req{method: "POST", path: events, as: "it", body: c.body})
+		if res.StatusCode != 400 || apiErr(t, body).Field != c.field {
+			t.Errorf("%s: %d %s", c.body, res.StatusCode, body)
+		}
+	}
+	form := url.Values{"event": {"screening-started"}, "at": {"0001-01-01T00:00"}, "idempotency_key": {"form-k1"}}
+	if res, body := f.do(req{method: "POST", path: "/cases/" + string(f.caseIDs[2]) + "/events", as: "it", body: form.Encode(),
+		contentType: "application/x-www-form-urlencoded"}); res.StatusCode != 400 || !strings.Contains(body, "is missing") {
+		t.Errorf("the form with at 0001-01-01: %d", res.StatusCode)
+	}
+	for _, list := range []string{
+		strings.NewReplacer("Test Star", "Future Star", "2027-02-20T06:00:00Z", "2100-02-20T06:00:00Z").Replace(seedList),
+		strings.NewReplacer("Test Star", "Old Star", "2027-02-20T06:00:00Z", "1900-02-20T06:00:00Z").Replace(seedList),
+		strings.NewReplacer("Test Star", "Bidi Star", "Chiara Placeholder", "Chiara \u202Eredlohecalp").Replace(seedList),
+		strings.NewReplacer("Test Star", "Bidi \u2066Star\u2069").Replace(seedList),
+	} {
+		res, body := f.do(req{method: "POST", path: "/api/v1/arrivals", as: "it", body: list, contentType: "text/csv"})
+		if res.StatusCode != 400 {
+			t.Errorf("list: %d %s", res.StatusCode, body)
+			continue
+		}
+		if e := apiErr(t, body); e.Field != "arrival.at" && e.Field != "at" && e.Field != "name" && e.Field != "vessel" {
+			t.Errorf("list refused on field %q: %s", e.Field, body)
+		}
+	}
+	if h, _, _ := f.store.Head(ctx); h != head {
+		t.Fatalf("refused times and texts wrote %d entries", h-head)
+	}
+	// Within the clock skew: accepted, recorded as now.
+	res, body := f.do(req{method: "POST", path: events, as: "it", body: `{"event":"screening-started","at":"2027-03-01T12:03:00Z"}`})
+	if res.StatusCode != 201 {
+		t.Fatalf("an event 3 minutes ahead: %d %s", res.StatusCode, body)
+	}
+	var v struct {
+		Flow struct {
+			History []struct{ At time.Time } `json:"history"`
+		} `json:"flow"`
+	}
+	_, body = f.do(req{method: "GET", path: "/api/v1/cases/" + string(f.caseIDs[2]), as: "it"})
+	mustJSON(t, body, &v)
+	if h := v.Flow.History; len(h) == 0 || !h[len(h)-1].At.Equal(time.Date(2027, 3, 1, 12, 0, 0, 0, time.UTC)) {
+		t.Errorf("the event 3 minutes ahead is recorded at %v, want now", h)
 	}
 }

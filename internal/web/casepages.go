@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,6 +54,9 @@ type arrivalsPage struct {
 	Import    bool   // the user may import a ship's list
 	ImportKey string // idempotency key of the import form
 	Error     *solidarity.Error
+	// SameLanding: the list was refused as the same landing as a registered arrival;
+	// the form asks to confirm a new landing.
+	SameLanding bool
 }
 
 func (s *Server) arrivalsPage(r *http.Request) (*arrivalsPage, error) {
@@ -93,6 +97,7 @@ func (s *Server) handleImportForm(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		page.Error = e
+		page.SameLanding = e.Code == solidarity.ECONFLICT && e.Field == "arrival"
 		s.render(w, r, HTTPStatus(e.Code), "arrivals.html", page)
 	}
 	if err := r.ParseMultipartForm(1 << 20); err != nil { // larger files spill to a temporary file
@@ -116,7 +121,11 @@ func (s *Server) handleImportForm(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
-	reg, err := s.cases.Register(r.Context(), l, key)
+	register := s.cases.Register
+	if r.PostForm.Get("new_landing") != "" {
+		register = s.cases.RegisterNewLanding
+	}
+	reg, err := register(r.Context(), l, key)
 	if err != nil {
 		fail(err)
 		return
@@ -154,9 +163,11 @@ func countRows(counts map[string]int) []countRow {
 	return out
 }
 
-// caseRow is a case in a table, with its next time limit.
+// caseRow is a case in a table, with its next time limit (casesvc.Service.Next: the
+// limit the case page lists first).
 type caseRow struct {
 	CaseSummary
+	Next          *deadline.Due
 	Overdue, Soon bool
 }
 
@@ -190,7 +201,7 @@ type arrivalPage struct {
 var transferredStates = []cases.State{cases.RelocatedOut, cases.RelocationArrived, cases.RelocationNoShow}
 
 func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
-	d, _, err := s.arrivalDetail(r.Context(), solidarity.ArrivalID(r.PathValue("id")))
+	d, recs, err := s.arrivalDetail(r.Context(), solidarity.ArrivalID(r.PathValue("id")))
 	if err != nil {
 		s.pageServiceError(w, r, err)
 		return
@@ -203,7 +214,7 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 	}
 	at := map[solidarity.FamilyID]int{}
 	reloc := map[solidarity.MemberState]*relocationRow{}
-	for _, c := range d.Cases {
+	for k, c := range d.Cases {
 		i, ok := at[c.Family]
 		if !ok {
 			i = len(page.Families)
@@ -211,9 +222,15 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 			page.Families = append(page.Families, familyGroup{Family: c.Family})
 		}
 		row := caseRow{CaseSummary: c}
-		if !c.NextDue.IsZero() {
-			row.Overdue = !now.Before(c.NextDue)
-			row.Soon = !row.Overdue && c.NextDue.Before(now.Add(s.cases.Params.DueSoon))
+		next, ok, err := s.cases.Next(recs[k])
+		if err != nil {
+			s.pageServiceError(w, r, err)
+			return
+		}
+		if ok {
+			row.Next = &next
+			row.Overdue = next.Overdue(now)
+			row.Soon = !row.Overdue && next.Within(now, s.cases.Params.DueSoon)
 		}
 		page.Families[i].Cases = append(page.Families[i].Cases, row)
 		if c.Allocated != "" {
@@ -505,6 +522,9 @@ type deadlinesPage struct {
 	Apply         bool // the user may apply the consequences of missed time limits
 	Applied       []casesvc.Consequence
 	AppliedDone   bool
+	// Preview is what applying would record, shown for confirmation.
+	Preview     []casesvc.Consequence
+	PreviewDone bool
 }
 
 func (s *Server) deadlinesPage(r *http.Request) (*deadlinesPage, error) {
@@ -549,10 +569,27 @@ func (s *Server) handleDeadlinesPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "deadlines.html", page)
 }
 
-// handleApplyForm applies the consequences of missed time limits and shows the
+// handleApplyForm runs the two steps of applying the consequences of missed time
+// limits. Without a confirmation it records nothing and shows what would be applied
+// (case, limit, article, consequence) with a form confirming exactly that list; the
+// confirmation (the list's case, limit and case version) applies those and shows the
 // deadline view with what was applied.
 func (s *Server) handleApplyForm(w http.ResponseWriter, r *http.Request) {
-	applied, err := s.cases.ApplyMissed(r.Context())
+	if err := r.ParseForm(); err != nil {
+		s.pageError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Message: "cannot read the form"})
+		return
+	}
+	var done []casesvc.Consequence
+	var err error
+	values := r.PostForm["confirm"]
+	if len(values) == 0 {
+		done, err = s.cases.PreviewMissed(r.Context())
+	} else {
+		var confirmed []casesvc.Confirmed
+		if confirmed, err = parseConfirmed(values); err == nil {
+			done, err = s.cases.ApplyConfirmed(r.Context(), confirmed)
+		}
+	}
 	if err != nil {
 		s.pageServiceError(w, r, err)
 		return
@@ -564,8 +601,35 @@ func (s *Server) handleApplyForm(w http.ResponseWriter, r *http.Request) {
 		s.pageServiceError(w, r, err)
 		return
 	}
-	page.Applied, page.AppliedDone = applied, true
+	if len(values) == 0 {
+		page.Preview, page.PreviewDone = done, true
+	} else {
+		page.Applied, page.AppliedDone = done, true
+	}
 	s.render(w, r, http.StatusOK, "deadlines.html", page)
+}
+
+// confirmValue writes a previewed consequence as the confirm form sends it back:
+// case, limit and case version.
+func confirmValue(c casesvc.Consequence) string {
+	return fmt.Sprintf("%s|%s|%d", c.Case, c.Limit, c.Version)
+}
+
+// parseConfirmed reads the confirm values of the form (confirmValue).
+func parseConfirmed(values []string) ([]casesvc.Confirmed, error) {
+	out := make([]casesvc.Confirmed, 0, len(values))
+	for i, v := range values {
+		parts := strings.Split(v, "|")
+		var n int64
+		if len(parts) == 3 {
+			n, _ = strconv.ParseInt(parts[2], 10, 64)
+		}
+		if len(parts) != 3 || n <= 0 || parts[0] == "" || parts[1] == "" {
+			return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: fmt.Sprintf("confirm[%d]", i), Message: "not a consequence of the preview"}
+		}
+		out = append(out, casesvc.Confirmed{Case: solidarity.CaseID(parts[0]), Limit: parts[1], Version: n})
+	}
+	return out, nil
 }
 
 // --- access log ---
@@ -615,17 +679,10 @@ func tagText(c solidarity.Certainty) string {
 	return string(c)
 }
 
-// dueText is a time limit's end: a day, or an instant for limits in hours.
-func dueText(d deadline.Due) string {
-	if d.Hours {
-		return d.Due.UTC().Format("2006-01-02 15:04 UTC")
-	}
-	return d.Due.Format(time.DateOnly)
-}
-
 func init() {
 	funcs["tagText"] = tagText
-	funcs["dueText"] = dueText
+	funcs["confirmValue"] = confirmValue
+	funcs["dueText"] = casesvc.DueText // a time limit's end: a day, or an instant for limits in hours
 	funcs["date"] = func(t time.Time) string {
 		if t.IsZero() {
 			return "—"

@@ -146,7 +146,16 @@ func (s *Server) handleRegisterArrival(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	reg, err := s.cases.Register(r.Context(), l, key)
+	register := s.cases.Register
+	switch v := r.URL.Query().Get("new_landing"); v {
+	case "", "false":
+	case "true":
+		register = s.cases.RegisterNewLanding
+	default:
+		s.apiError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Field: "new_landing", Message: "want true or false"})
+		return
+	}
+	reg, err := register(r.Context(), l, key)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
@@ -349,24 +358,9 @@ type EventRequest struct {
 	Note   string                 `json:"note,omitempty"`
 }
 
-// parseAt reads the date of an event.
-func parseAt(v string) (time.Time, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return time.Time{}, nil
-	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02T15:04:05", time.DateOnly} {
-		if t, err := time.ParseInLocation(layout, v, time.UTC); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, &solidarity.Error{Code: solidarity.EINVALID, Field: "at",
-		Message: "want an RFC 3339 time, YYYY-MM-DDTHH:MM (UTC) or YYYY-MM-DD"}
-}
-
 // eventRequest turns the API's (or a form's) request into the service's.
 func eventRequest(id solidarity.CaseID, req EventRequest) (casesvc.EventRequest, error) {
-	at, err := parseAt(req.At)
+	at, err := casesvc.ParseAt("at", req.At)
 	if err != nil {
 		return casesvc.EventRequest{}, err
 	}
@@ -501,8 +495,39 @@ func (s *Server) handleDeadlines(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"deadlines": rows})
 }
 
+// ApplyRequest is the optional body of POST /api/v1/deadlines/apply: the consequences
+// of a preview (?dry_run=true) to apply, and only those.
+type ApplyRequest struct {
+	Confirm []casesvc.Confirmed `json:"confirm"`
+}
+
+// handleApplyMissed applies the consequences of missed time limits: with
+// ?dry_run=true it records nothing and answers what would be applied; with a body
+// whose confirm lists consequences of a preview it applies those (an empty list is
+// EINVALID); without confirm, all.
 func (s *Server) handleApplyMissed(w http.ResponseWriter, r *http.Request) {
-	cs, err := s.cases.ApplyMissed(r.Context())
+	var cs []casesvc.Consequence
+	var err error
+	switch dry := r.URL.Query().Get("dry_run"); {
+	case dry == "true":
+		cs, err = s.cases.PreviewMissed(r.Context())
+	case dry != "" && dry != "false":
+		s.apiError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Field: "dry_run", Message: "want true or false"})
+		return
+	default:
+		var req ApplyRequest
+		if r.ContentLength != 0 {
+			if err := decodeJSON(r, &req); err != nil {
+				s.apiError(w, r, err)
+				return
+			}
+		}
+		if req.Confirm != nil {
+			cs, err = s.cases.ApplyConfirmed(r.Context(), req.Confirm)
+		} else {
+			cs, err = s.cases.ApplyMissed(r.Context())
+		}
+	}
 	if err != nil {
 		s.serviceError(w, r, err)
 		return

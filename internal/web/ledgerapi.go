@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/internal/bound"
 	"solidarity/internal/cyclefile"
 )
 
@@ -70,10 +71,15 @@ func readBody(r *http.Request) ([]byte, error) {
 }
 
 // decodeJSON decodes exactly one JSON object into v; unknown fields are refused, so
-// that a misspelt field is an error and not a silently ignored default.
+// that a misspelt field is an error and not a silently ignored default. It is the one
+// way a handler reads a JSON body: the body is checked against bound.Default (depth,
+// values, string and number length) before encoding/json sees it (issue 12).
 func decodeJSON(r *http.Request, v any) error {
 	body, err := readBody(r)
 	if err != nil {
+		return err
+	}
+	if err := bound.JSON("request body", body, bound.Limits{}); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))

@@ -60,6 +60,7 @@ type Server struct {
 	europe  *euromap.Map
 	mux     *http.ServeMux
 	handler http.Handler
+	budget  time.Duration // of one request (budget.go)
 }
 
 // Option configures a Server.
@@ -216,6 +217,7 @@ func (s *Server) routes() http.Handler {
 		s.apiError(w, r, &solidarity.Error{Code: solidarity.EUNAUTHORIZED, Message: "cross-origin request refused"})
 	}))
 	h = cop.Handler(h)
+	h = s.withBudget(h)
 	h = securityHeaders(h)
 	h = s.observe(h)
 	return h
