@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -369,6 +370,9 @@ func TestCommandsOpenNoMissingDatabase(t *testing.T) {
 func TestFilesOwnerOnly(t *testing.T) {
 	t.Setenv("SOLIDARITY_KEYS_FILE", "")
 	t.Setenv("SOLIDARITY_KEYS", "")
+	if runtime.GOOS == "windows" {
+		t.Skip("file modes are POSIX")
+	}
 	old := syscallUmask(0o022)
 	defer syscallUmask(old)
 	dir := t.TempDir()
