@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"solidarity"
@@ -271,16 +272,40 @@ func (s *Server) demonstration(r *http.Request) string {
 		strings.HasPrefix(p, "/relocation") || strings.HasPrefix(p, "/arrivals/") || strings.HasPrefix(p, "/cases/")) {
 		return ""
 	}
-	ys, err := s.ledger.Cycles(r.Context())
-	if err != nil {
-		return ""
-	}
-	for _, y := range ys {
-		if solidarity.IsDemoCycle(y) {
-			return fmt.Sprintf("This server holds a demonstration: the arrivals and cases of cycle %d (the Diciotti replay) are generated people, not real cases, and count only in that cycle.", y)
-		}
+	if y := s.demo.cycle(r.Context(), s.ledger); y != 0 {
+		return fmt.Sprintf("This server holds a demonstration: the arrivals and cases of cycle %d (the Diciotti replay) are generated people, not real cases, and count only in that cycle.", y)
 	}
 	return ""
+}
+
+// demoCache remembers the demonstration cycle of the ledger: found once, for good (the
+// ledger is append-only); not found, looked for again at most every demoRecheck, so
+// that the case-flow pages do not read the ledger's cycles on every request.
+type demoCache struct {
+	mu      sync.Mutex
+	found   int
+	checked time.Time
+}
+
+const demoRecheck = 30 * time.Second
+
+func (c *demoCache) cycle(ctx context.Context, l *ledgersvc.Service) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.found != 0 || (!c.checked.IsZero() && time.Since(c.checked) < demoRecheck) {
+		return c.found
+	}
+	ys, err := l.Cycles(ctx)
+	if err != nil {
+		return 0
+	}
+	c.checked = time.Now()
+	for _, y := range ys {
+		if solidarity.IsDemoCycle(y) {
+			c.found = y
+		}
+	}
+	return c.found
 }
 
 type errorPage struct {

@@ -61,6 +61,7 @@ type Server struct {
 	mux     *http.ServeMux
 	handler http.Handler
 	budget  time.Duration // of one request (budget.go)
+	demo    demoCache     // whether the ledger holds a demonstration (handlers.go)
 }
 
 // Option configures a Server.
