@@ -617,6 +617,22 @@ func TestServeDemoInItsOwnCycle(t *testing.T) {
 			t.Errorf("arrival %s: demonstration %v, cycle %d", a.ID, a.Demonstration, a.Cycle)
 		}
 	}
+	var cs struct {
+		Cases []struct {
+			ID            string
+			Demonstration bool
+		}
+	}
+	if getJSON(t, base+"/api/v1/cases?limit=5", strings.TrimSpace(tok), &cs) != 200 || len(cs.Cases) == 0 {
+		t.Fatal("no case listed")
+	}
+	for _, c := range cs.Cases {
+		var one struct{ Demonstration bool }
+		getJSON(t, base+"/api/v1/cases/"+c.ID, strings.TrimSpace(tok), &one)
+		if !c.Demonstration || !one.Demonstration {
+			t.Errorf("case %s: demonstration %v in the list, %v alone", c.ID, c.Demonstration, one.Demonstration)
+		}
+	}
 }
 
 func jsonEqual(t *testing.T, a, b json.RawMessage) bool {
