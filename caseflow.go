@@ -39,6 +39,11 @@ type Arrival struct {
 	Minors      int         `json:"unaccompanied_minors"`
 	Registered  time.Time   `json:"registered"`
 	Actor       string      `json:"actor"`
+	// Cycle is the cycle the arrival's case entries, allocations and transfers count
+	// in: 0 for the real pool of each event's year; a demonstration cycle
+	// (IsDemoCycle) for a demonstration's arrivals, which then say Demonstration.
+	Cycle         int  `json:"cycle,omitempty"`
+	Demonstration bool `json:"demonstration,omitempty"`
 }
 
 // SameLanding reports whether a and b describe the same landing: the same vessel and

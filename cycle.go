@@ -93,6 +93,15 @@ type Pledge struct {
 	Fact
 }
 
+// DemoCycleBase is where the ids of demonstration cycles start: the Diciotti
+// demonstration under the 2026 rules is cycle 9026. A demonstration gets a cycle of
+// its own so that its pledges, deliveries and cases never enter a real pool's
+// figures; no real pool year (Art. 57(1)) reaches this range.
+const DemoCycleBase = 9000
+
+// IsDemoCycle reports whether the cycle id c is a demonstration's own cycle.
+func IsDemoCycle(c int) bool { return c >= DemoCycleBase && c < DemoCycleBase+1000 }
+
 // Cycle is one Annual Solidarity Pool (Art. 57): the numbers the Commission proposed
 // (Art. 12) and the Council adopted, who is in the key, each state's status, the
 // deductions decided and the pledges made.
@@ -120,4 +129,8 @@ type Cycle struct {
 	Deductions       []Deduction
 	Pledges          []Pledge
 	File             string // where the cycle was read from
+	// Demonstration marks a demonstration's own cycle (IsDemoCycle(Year)): its
+	// pledges, deliveries and cases are a replay with generated people, never part of
+	// a real pool's figures.
+	Demonstration bool
 }

@@ -98,11 +98,13 @@ type View interface {
 	Find(ctx context.Context, cycle int, types ...EntryType) ([]*Entry, error)
 	// Totals returns the delivery totals of a cycle, one row per state that delivered.
 	Totals(ctx context.Context, cycle int) ([]Totals, error)
-	// Allocated counts the open cases allocated to m, leaving out the family
-	// exceptFamily and the cases in the states exceptStates: how many of m's
-	// relocation places the case flow holds (checked in the transaction that
-	// allocates more, so two allocations cannot both take the last place).
-	Allocated(ctx context.Context, m MemberState, exceptFamily FamilyID, exceptStates ...string) (int64, error)
+	// Allocated counts the open cases allocated to m whose arrival counts in
+	// arrivalCycle (Arrival.Cycle: 0 for real arrivals, a demonstration's own cycle
+	// for its arrivals), leaving out the family exceptFamily and the cases in the
+	// states exceptStates: how many of m's relocation places the case flow holds
+	// (checked in the transaction that allocates more, so two allocations cannot both
+	// take the last place). A demonstration's allocations never hold real places.
+	Allocated(ctx context.Context, m MemberState, arrivalCycle int, exceptFamily FamilyID, exceptStates ...string) (int64, error)
 }
 
 // EntryFilter selects entries.

@@ -251,12 +251,10 @@ func TestProposalInBrowser(t *testing.T) {
 
 // TestDiciottiProposalInBrowser: the coordinator asks the matching engine for a
 // proposal for the Diciotti demo's relocation candidates and reads one family's
-// explanation (e2e/proposal-diciotti.test.mjs). The demo's pledges are 2026's.
+// explanation (e2e/proposal-diciotti.test.mjs). The demo's pledges are those of its
+// own cycle (app.DemoCycle), whatever the current year.
 func TestDiciottiProposalInBrowser(t *testing.T) {
 	node := prerequisites(t)
-	if y := time.Now().UTC().Year(); y != 2026 {
-		t.Skipf("the Diciotti demo draws on the 2026 pledges; allocations count against the current year (%d)", y)
-	}
 	ctx := t.Context()
 	svc, cs := caseServices(t, "diciotti.db")
 	system := solidarity.NewContextWithUser(ctx, solidarity.System)
@@ -287,7 +285,7 @@ func TestDiciottiProposalInBrowser(t *testing.T) {
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	runNode(t, node, "proposal-diciotti.test.mjs", "SOLIDARITY_URL="+ts.URL, "SOLIDARITY_COORDINATOR_USER=coordinator",
-		"SOLIDARITY_COORDINATOR_PASSWORD="+password, "SOLIDARITY_FAMILIES="+strconv.Itoa(len(families)))
+		"SOLIDARITY_COORDINATOR_PASSWORD="+password, "SOLIDARITY_FAMILIES="+strconv.Itoa(len(families)), "SOLIDARITY_DEMO_CYCLE="+strconv.Itoa(app.DemoCycle))
 }
 
 // caseServices opens a fresh SQLite database named name, seeds the shipped cycles and

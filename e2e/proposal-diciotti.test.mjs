@@ -12,6 +12,7 @@ import { launch, watchedPage, text } from './browser.mjs';
 const BASE = (process.env.SOLIDARITY_URL || '').replace(/\/+$/, '');
 const COORD = { user: process.env.SOLIDARITY_COORDINATOR_USER, password: process.env.SOLIDARITY_COORDINATOR_PASSWORD };
 const FAMILIES = Number(process.env.SOLIDARITY_FAMILIES || 0);
+const DEMO_CYCLE = process.env.SOLIDARITY_DEMO_CYCLE || '9026'; // the demonstration's own cycle (app.DemoCycle)
 
 let browser;
 
@@ -33,7 +34,7 @@ test('a proposal for the Diciotti candidates, with an explanation', async (t) =>
     page.waitForURL((u) => u.pathname === '/relocation'),
     page.locator('#login-form button[type="submit"]').click(),
   ]);
-  await page.locator('#proposal-form select[name="year"]').selectOption('2026');
+  await page.locator('#proposal-form select[name="year"]').selectOption(DEMO_CYCLE);
   await Promise.all([
     page.waitForURL((u) => u.pathname === '/relocation/proposal'),
     page.locator('#propose').click(),

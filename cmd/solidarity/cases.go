@@ -62,6 +62,20 @@ func runCaseCommand(name string) command {
 	}
 }
 
+// caseMode is how a case command opens the database: an import may start a ledger;
+// listing cases, a case's flow and the deadline view only read (a person read is
+// written to the access log, --apply records consequences); the rest write to an
+// existing ledger.
+func caseMode(name string, readsPerson, apply bool) app.Mode {
+	switch {
+	case name == "arrival":
+		return app.Create
+	case name == "cases", name == "case" && !readsPerson, name == "deadlines" && !apply:
+		return app.ReadOnly
+	}
+	return app.Existing
+}
+
 func runCases(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
 	var t target
 	fs := newFlags(name, casesHelp, stdout, stderr)
@@ -121,12 +135,13 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 	if t.remote() {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--server", Message: name + " works on a local database only (use the API)"}
 	}
-	ledgerSvc, uctx, done, err := t.local(ctx)
+	mode := caseMode(name, *person || *determine, *apply)
+	ledgerSvc, uctx, done, err := t.local(ctx, mode)
 	if err != nil {
 		return err
 	}
 	defer done()
-	keys, _, err := app.Keys(ctx, app.DSN(t.db), ledgerSvc.Store.(solidarity.CaseStore))
+	keys, _, err := app.KeysMode(ctx, app.DSN(t.db), ledgerSvc.Store.(solidarity.CaseStore), mode)
 	if err != nil {
 		return err
 	}

@@ -32,9 +32,10 @@ func (t *target) flags(fs *flag.FlagSet) {
 
 func (t *target) remote() bool { return t.server != "" }
 
-// local opens the local service and the context of the acting user.
-func (t *target) local(ctx context.Context) (*ledgersvc.Service, context.Context, func(), error) {
-	svc, err := app.Service(ctx, app.DSN(t.db))
+// local opens the local service in mode m (app.ReadOnly for a command that only reads:
+// it never creates a database) and the context of the acting user.
+func (t *target) local(ctx context.Context, m app.Mode) (*ledgersvc.Service, context.Context, func(), error) {
+	svc, err := app.ServiceMode(ctx, app.DSN(t.db), m)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/internal/app"
 	"solidarity/internal/cyclefile"
 	"solidarity/internal/ledgersvc"
 	"solidarity/ledger"
@@ -55,7 +56,7 @@ func runLedger(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				return err
 			}
 		} else {
-			svc, uctx, done, err := t.local(ctx)
+			svc, uctx, done, err := t.local(ctx, app.ReadOnly)
 			if err != nil {
 				return err
 			}
@@ -108,7 +109,7 @@ func runLedger(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				after = *page.NextAfter
 			}
 		} else {
-			svc, uctx, done, err := t.local(ctx)
+			svc, uctx, done, err := t.local(ctx, app.ReadOnly)
 			if err != nil {
 				return err
 			}
@@ -288,7 +289,7 @@ func runWrite(ctx context.Context, args []string, stdout, stderr io.Writer, name
 				return err
 			}
 		} else {
-			svc, uctx, done, err := t.local(ctx)
+			svc, uctx, done, err := t.local(ctx, app.ReadOnly)
 			if err != nil {
 				return err
 			}
@@ -411,7 +412,12 @@ func runWrite(ctx context.Context, args []string, stdout, stderr io.Writer, name
 		printEntry(stdout, &e, replayed)
 		return nil
 	}
-	svc, uctx, done, err := t.local(ctx)
+	// A new cycle may start a ledger; every other write needs an existing one.
+	mode := app.Existing
+	if name == "cycle" && sub == "create" {
+		mode = app.Create
+	}
+	svc, uctx, done, err := t.local(ctx, mode)
 	if err != nil {
 		return err
 	}

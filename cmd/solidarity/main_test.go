@@ -5,17 +5,25 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"solidarity/internal/keyring"
+	"solidarity/internal/pgtest"
 )
+
+// keyringLine is a key for tests that need one in $SOLIDARITY_KEYS.
+var keyringLine = keyring.NewKey(1)
 
 func run(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
@@ -298,4 +306,376 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// No command that only reads, nor one that writes to an existing ledger, creates a
+// database: against a missing path each exits 2 naming the path (ENOTFOUND) and leaves
+// no file behind; against a 0-byte file each, serve included, is refused and leaves
+// the file empty.
+func TestCommandsOpenNoMissingDatabase(t *testing.T) {
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", "")
+	t.Setenv("SOLIDARITY_DB", "")
+	t.Setenv("SOLIDARITY_SERVER", "")
+	for _, args := range [][]string{
+		{"ledger", "verify"},
+		{"ledger", "export"},
+		{"balances", "--cycle", "2026"},
+		{"user", "list"},
+		{"cases"},
+		{"case", "C-1"},
+		{"deadlines"},
+		// Writes to an existing ledger.
+		{"token", "create", "--name", "maria"},
+		{"pledge", "add", "--cycle", "2026", "--state", "DE", "--type", "financial", "--eur", "1"},
+		{"deliver", "--cycle", "2026", "--state", "DE", "--type", "relocation", "--relocations", "1"},
+		{"status", "set", "--cycle", "2026", "--state", "DE"},
+		{"deduction", "request", "--cycle", "2026", "--state", "AT", "--article", "62", "--full"},
+		{"offset", "reply", "--cycle", "2026", "--ref", "x", "--accepted", "1"},
+		{"case", "C-1", "--person"},
+		{"event", "C-1", "screening-started"},
+		{"allocate", "C-1", "DE"},
+		{"deadlines", "--apply"},
+		{"erase"},
+		{"keys", "reseal"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "typo.db")
+			code, out, errs := run(t, append(args, "--db", db)...)
+			if code != 2 || !strings.Contains(errs, db) || strings.Contains(out, "OK") {
+				t.Errorf("missing database: exit %d, stdout %q, stderr %q", code, out, errs)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Errorf("left %d files behind: %v", len(ents), ents[0].Name())
+			}
+			empty := filepath.Join(dir, "empty.db")
+			os.WriteFile(empty, nil, 0o600)
+			code, _, errs = run(t, append(args, "--db", empty)...)
+			if fi, err := os.Stat(empty); code != 2 || err != nil || fi.Size() != 0 || !strings.Contains(errs, "0 bytes") {
+				t.Errorf("empty database: exit %d, %q; file %v %v", code, errs, fi, err)
+			}
+		})
+	}
+	empty := filepath.Join(t.TempDir(), "empty.db")
+	os.WriteFile(empty, nil, 0o600)
+	code, out, errs := run(t, "serve", "--addr", "127.0.0.1:0", "--db", empty)
+	if fi, _ := os.Stat(empty); code != 2 || fi.Size() != 0 || strings.Contains(out, "password") {
+		t.Errorf("serve on an empty database: exit %d, %q %q, size %d", code, out, errs, fi.Size())
+	}
+}
+
+// The files that hold the ledger are the owner's only: the database, its -wal and
+// -shm, the key file beside it and a ledger export.
+func TestFilesOwnerOnly(t *testing.T) {
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", "")
+	if runtime.GOOS == "windows" {
+		t.Skip("file modes are POSIX")
+	}
+	old := syscallUmask(0o022)
+	defer syscallUmask(old)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "o.db")
+	if code, _, errs := run(t, "arrival", "import", "../../arrival/testdata/ship.csv", "--db", db, "--key", "k1"); code != 0 {
+		t.Fatal(errs)
+	}
+	export := filepath.Join(dir, "ledger.jsonl")
+	if code, _, errs := run(t, "ledger", "export", "--db", db, "--out", export); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, p := range []string{db, db + "-wal", db + "-shm", db + ".keys", export} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(p), err)
+			continue
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, want 0600", filepath.Base(p), fi.Mode().Perm())
+		}
+	}
+}
+
+// serve on a busy port fails before it creates or seeds anything: exit 2, "address in
+// use: pass --addr", no database, no password printed.
+func TestServeBusyPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dir := t.TempDir()
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", "")
+	code, out, errs := run(t, "serve", "--addr", ln.Addr().String(), "--db", filepath.Join(dir, "b.db"))
+	if code != 2 || !strings.Contains(errs, "address in use: pass --addr") || strings.Contains(out, "password") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("a failed start left %s behind", ents[0].Name())
+	}
+}
+
+// startServe runs serve in this process with args and returns its address and
+// standard output; the server stops at the end of the test.
+func startServe(t *testing.T, args ...string) (string, *syncBuffer) {
+	t.Helper()
+	addrFile := filepath.Join(t.TempDir(), "addr")
+	t.Setenv("SOLIDARITY_ADDR_FILE", addrFile)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	out := new(syncBuffer)
+	var errb syncBuffer
+	go func() {
+		done <- Run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), out, &errb)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("serve exited %d: %s", code, errb.String())
+		}
+	})
+	for range 3000 { // seeding the demo takes a moment, longer on a loaded machine
+		if b, err := os.ReadFile(addrFile); err == nil && len(b) > 0 {
+			return string(b), out
+		}
+		select {
+		case code := <-done:
+			done <- code
+			t.Fatalf("serve exited %d: %s", code, errb.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatal("server did not start")
+	return "", nil
+}
+
+// getJSON GETs url with a bearer token and decodes the answer into out (if not nil),
+// returning the status.
+func getJSON(t *testing.T, url, token string, out any) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if out != nil && res.StatusCode == 200 {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: %v", url, err)
+		}
+	}
+	if res.StatusCode != 200 {
+		t.Logf("%s: %d %s", url, res.StatusCode, b)
+	}
+	return res.StatusCode
+}
+
+// A key rotation on a running server: after 'keys new >> DB.keys' and 'keys reseal'
+// the server reads personal records (200) without a restart.
+func TestServeFollowsKeyRotation(t *testing.T) {
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", "")
+	db := filepath.Join(t.TempDir(), "k.db")
+	addr, _ := startServe(t, "--db", db)
+	_, tok, errs := run(t, "token", "create", "--db", db, "--name", "coordinator")
+	tok = strings.TrimSpace(tok)
+	if tok == "" {
+		t.Fatal(errs)
+	}
+	var page struct{ Cases []struct{ ID string } }
+	if getJSON(t, "http://"+addr+"/api/v1/cases?limit=3", tok, &page) != 200 || len(page.Cases) == 0 {
+		t.Fatalf("no cases: %v", page)
+	}
+	cs := page.Cases
+	person := "http://" + addr + "/api/v1/cases/" + cs[0].ID + "/person?purpose=test"
+	if code := getJSON(t, person, tok, nil); code != 200 {
+		t.Fatalf("person before the rotation: %d", code)
+	}
+	_, key, _ := run(t, "keys", "new", "--id", "2")
+	f, err := os.OpenFile(db+".keys", os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(key)
+	f.Close()
+	if code, out, errs := run(t, "keys", "reseal", "--db", db); code != 0 {
+		t.Fatalf("reseal: %d %s %s", code, out, errs)
+	}
+	for _, c := range cs {
+		if code := getJSON(t, "http://"+addr+"/api/v1/cases/"+c.ID+"/person?purpose=test", tok, nil); code != 200 {
+			t.Errorf("person %s after the rotation: %d, want 200", c.ID, code)
+		}
+	}
+}
+
+// The demonstration lives in its own cycle: after a first start (which seeds it), the
+// real 2026 cycle's figures from the web JSON and from 'solidarity pool --cycle 2026'
+// are equal and hold no demonstration pledge or delivery, and every page and JSON that
+// shows the demonstration says so.
+func TestServeDemoInItsOwnCycle(t *testing.T) {
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", "")
+	db := filepath.Join(t.TempDir(), "d.db")
+	addr, out := startServe(t, "--db", db)
+	base := "http://" + addr
+
+	type poolJSON struct {
+		Cycle struct {
+			Year          int
+			Demonstration bool
+		}
+		States json.RawMessage
+		Union  json.RawMessage
+	}
+	var web struct {
+		Pool      poolJSON
+		Delivered struct{ Relocations int64 } `json:"delivered_total"`
+	}
+	if getJSON(t, base+"/api/v1/ledger/cycles/2026/balances", "", &web) != 200 {
+		t.Fatal("no 2026 balances")
+	}
+	code, cli, errs := run(t, "pool", "--cycle", "2026", "--format", "json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var p poolJSON
+	if err := json.Unmarshal([]byte(cli), &p); err != nil {
+		t.Fatal(err)
+	}
+	if !jsonEqual(t, web.Pool.States, p.States) || !jsonEqual(t, web.Pool.Union, p.Union) {
+		t.Errorf("the web's 2026 figures differ from the CLI's:\nweb union %s\ncli union %s", web.Pool.Union, p.Union)
+	}
+	if web.Pool.Cycle.Demonstration || web.Delivered.Relocations != 0 {
+		t.Errorf("the real 2026 cycle: demonstration %v, %d relocations delivered", web.Pool.Cycle.Demonstration, web.Delivered.Relocations)
+	}
+
+	// The demonstration's cycle, labelled in JSON and on its pages.
+	var demo struct {
+		Pool      poolJSON
+		Delivered struct{ Relocations int64 } `json:"delivered_total"`
+	}
+	if getJSON(t, base+"/api/v1/ledger/cycles/9026/balances", "", &demo) != 200 {
+		t.Fatal("no demonstration cycle")
+	}
+	if !demo.Pool.Cycle.Demonstration || demo.Delivered.Relocations == 0 {
+		t.Errorf("demonstration cycle: demonstration %v, %d relocations delivered", demo.Pool.Cycle.Demonstration, demo.Delivered.Relocations)
+	}
+	page := func(c *http.Client, path string) string {
+		res, err := c.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != 200 {
+			t.Errorf("%s: %d", path, res.StatusCode)
+		}
+		return string(b)
+	}
+	for _, path := range []string{"/pool/9026", "/pool/9026/states/DE"} {
+		if p := page(http.DefaultClient, path); !strings.Contains(p, `id="demonstration"`) {
+			t.Errorf("%s has no demonstration label", path)
+		}
+	}
+	if p := page(http.DefaultClient, "/pool/2026"); strings.Contains(p, `id="demonstration"`) || !strings.Contains(p, "9026 (demonstration)") {
+		t.Errorf("/pool/2026: a demonstration label on the real cycle, or no labelled link to the demonstration")
+	}
+	m := regexp.MustCompile(`coordinator\s+coordinator\s+password (\S+)`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no coordinator password printed:\n%s", out.String())
+	}
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	res, err := c.PostForm(base+"/login", url.Values{"name": {"coordinator"}, "password": {m[1]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	for _, path := range []string{"/arrivals", "/deadlines", "/ledger"} {
+		if p := page(c, path); !strings.Contains(p, `id="demonstration"`) {
+			t.Errorf("%s has no demonstration label", path)
+		}
+	}
+	_, tok, _ := run(t, "token", "create", "--db", db, "--name", "coordinator")
+	var list struct {
+		Arrivals []struct {
+			ID            string
+			Cycle         int
+			Demonstration bool
+		}
+	}
+	if getJSON(t, base+"/api/v1/arrivals", strings.TrimSpace(tok), &list) != 200 || len(list.Arrivals) == 0 {
+		t.Fatal("no arrival listed")
+	}
+	for _, a := range list.Arrivals {
+		if !a.Demonstration || a.Cycle != 9026 {
+			t.Errorf("arrival %s: demonstration %v, cycle %d", a.ID, a.Demonstration, a.Cycle)
+		}
+	}
+	var cs struct {
+		Cases []struct {
+			ID            string
+			Demonstration bool
+		}
+	}
+	if getJSON(t, base+"/api/v1/cases?limit=5", strings.TrimSpace(tok), &cs) != 200 || len(cs.Cases) == 0 {
+		t.Fatal("no case listed")
+	}
+	for _, c := range cs.Cases {
+		var one struct{ Demonstration bool }
+		getJSON(t, base+"/api/v1/cases/"+c.ID, strings.TrimSpace(tok), &one)
+		if !c.Demonstration || !one.Demonstration {
+			t.Errorf("case %s: demonstration %v in the list, %v alone", c.ID, c.Demonstration, one.Demonstration)
+		}
+	}
+}
+
+func jsonEqual(t *testing.T, a, b json.RawMessage) bool {
+	t.Helper()
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
+
+// serve seeds the demonstration only on the first start of a new SQLite file or with
+// --demo: not with --demo=false, not on a database that exists without one, and not on
+// PostgreSQL unless asked.
+func TestServeSeedsDemoOnlyWhenAsked(t *testing.T) {
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", keyringLine)
+	noDemo := func(t *testing.T, args ...string) {
+		t.Helper()
+		addr, out := startServe(t, args...)
+		if strings.Contains(out.String(), "password") {
+			t.Errorf("%v: demonstration users created:\n%s", args, out.String())
+		}
+		if code := getJSON(t, "http://"+addr+"/api/v1/ledger/cycles/9026/balances", "", nil); code != 404 {
+			t.Errorf("%v: the demonstration cycle answers %d, want 404", args, code)
+		}
+	}
+	t.Run("demo=false", func(t *testing.T) {
+		noDemo(t, "--db", filepath.Join(t.TempDir(), "n.db"), "--demo=false")
+	})
+	t.Run("existing database", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "e.db")
+		if code, _, errs := run(t, "user", "add", "--db", db, "--name", "maria", "--role", "coordinator"); code != 0 {
+			t.Fatal(errs)
+		}
+		noDemo(t, "--db", db)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		if os.Getenv("SOLIDARITY_TEST_POSTGRES") == "" {
+			t.Skip("SOLIDARITY_TEST_POSTGRES not set")
+		}
+		noDemo(t, "--db", pgtest.Schema(t))
+	})
 }

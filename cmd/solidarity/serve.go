@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
+	"os/signal"
 	"slices"
+	"syscall"
 	"time"
 
 	"solidarity"
@@ -15,6 +19,7 @@ import (
 	"solidarity/internal/casesvc"
 	"solidarity/internal/catalog"
 	"solidarity/internal/cyclefile"
+	"solidarity/internal/ledgersvc"
 	"solidarity/internal/web"
 )
 
@@ -27,10 +32,14 @@ deliveries and pace, the ledger view, the JSON API under /api/v1, the OpenAPI do
 /openapi.yaml, Prometheus metrics at /metrics and the probes /healthz and /readyz.
 
 --db is a SQLite file (default $SOLIDARITY_DB or ./solidarity.db, created on first use)
-or a postgres:// URL. A new ledger is seeded with the shipped cycles; with --demo (the
-default) a database without users also gets one user per role, whose passwords are
-printed once on standard output, and the Diciotti demonstration (Catania, August 2018,
-replayed under today's rules with generated people: /arrivals once logged in).
+or a postgres:// URL. A new ledger is seeded with the shipped cycles. The first start on
+a new SQLite file, or any start with --demo, also seeds the demonstration: one user per
+role (if the database has none), whose passwords are printed once on standard output,
+and the Diciotti replay (Catania, August 2018, under today's rules with generated
+people: /arrivals once logged in) in a demonstration cycle of its own (9026), labelled
+"demonstration" on every page and in JSON and never counted in the real 2026 pool.
+A later start finishes a demonstration begun before; --demo=false never seeds one; a
+PostgreSQL database gets one only with --demo.
 
 --tls-cert and --tls-key serve https directly. Behind a TLS-terminating reverse proxy,
 --trusted-proxy names the proxy's addresses: from them (and only from them)
@@ -39,7 +48,8 @@ for the login throttle.
 
 Personal records are encrypted with the keys in $SOLIDARITY_KEYS_FILE (or
 $SOLIDARITY_KEYS); a SQLite database without them gets a key file beside it (DB.keys),
-a PostgreSQL database refuses to start.
+a PostgreSQL database refuses to start. The server reloads the key file on SIGHUP and
+when it changes, so 'solidarity keys new' and 'keys reseal' need no restart.
 `
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -48,7 +58,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	year := fs.Int("cycle", 2026, "the `year` the dashboard opens on")
 	logFormat := fs.String("log", "text", "log `format`: text or json")
 	dsn := fs.String("db", "", "database: a SQLite `file` or a postgres:// URL")
-	demo := fs.Bool("demo", true, "seed demonstration users into a database that has none")
+	demo := fs.Bool("demo", false, "seed the demonstration (users, the Diciotti replay in its own cycle); default: on the first start of a new SQLite file")
 	tlsCert := fs.String("tls-cert", "", "serve https with the certificate chain in this PEM `file`")
 	tlsKey := fs.String("tls-key", "", "the private key of --tls-cert, a PEM `file`")
 	trusted := fs.String("trusted-proxy", "", "believe X-Forwarded-Proto and X-Forwarded-For from these `CIDRs` (comma-separated)")
@@ -77,12 +87,24 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	logger := slog.New(h)
 
+	// Listen first: a busy port fails the start before anything is created or seeded.
+	ln, err := listen(*addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+
+	firstStart := app.IsNewLocal(app.DSN(*dsn))
 	svc, err := app.Service(ctx, app.DSN(*dsn))
 	if err != nil {
 		return err
 	}
 	defer svc.Store.Close()
-	creds, err := app.Seed(ctx, svc, *demo)
+	seedDemo, err := wantDemo(ctx, fs, *demo, firstStart, svc)
+	if err != nil {
+		return err
+	}
+	creds, err := app.Seed(ctx, svc, seedDemo)
 	if err != nil {
 		return err
 	}
@@ -103,7 +125,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if *demo {
+	// Key rotation without a restart: reload the keys on SIGHUP and when the key file
+	// changes (and at once on a value sealed with a key not yet loaded).
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go app.WatchKeys(ctx, keys, app.KeysFile(app.DSN(*dsn)), keysPoll, hup, logger)
+	if seedDemo {
 		// The Diciotti replay (internal/scenario): idempotent, so every start
 		// finishes what an interrupted one began and otherwise changes nothing.
 		if err := app.SeedDiciotti(ctx, svc, cases); err != nil {
@@ -120,7 +148,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	return srv.ListenAndServe(ctx, *addr, func(a net.Addr) {
+	return srv.Serve(ctx, ln, func(a net.Addr) {
 		scheme := "http://"
 		if srv.TLS() {
 			scheme = "https://"
@@ -131,6 +159,37 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			os.WriteFile(f, []byte(a.String()), 0o644)
 		}
 	})
+}
+
+// wantDemo decides whether serve seeds the demonstration: as --demo says when it is
+// given; else on the first start of a new local SQLite file, and to finish a
+// demonstration the ledger already has (an interrupted seed).
+func wantDemo(ctx context.Context, fs *flag.FlagSet, demo, firstStart bool, svc *ledgersvc.Service) (bool, error) {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "demo" })
+	switch {
+	case given:
+		return demo, nil
+	case firstStart:
+		return true, nil
+	}
+	return app.HasDemo(ctx, svc)
+}
+
+// keysPoll is how often serve looks at the key file for a change.
+const keysPoll = 2 * time.Second
+
+// listen opens the server's socket; an address in use or one that cannot be bound is
+// bad input naming --addr.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--addr", Message: fmt.Sprintf("address in use: pass --addr (%s is taken by another process)", addr)}
+	case err != nil:
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--addr", Message: fmt.Sprintf("cannot listen on %s: %v", addr, err)}
+	}
+	return ln, nil
 }
 
 // applyMissed records, as the system, the consequences the law attaches to missed time

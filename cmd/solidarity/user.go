@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/internal/app"
 	"solidarity/internal/web"
 )
 
@@ -82,12 +83,20 @@ func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if t.remote() {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--server", Message: "user commands work on a local database"}
 	}
+	// user add may start a ledger (the first coordinator); list and log only read;
+	// the others change an existing ledger.
+	var mode app.Mode
 	switch args[0] {
-	case "add", "list", "disable", "enable", "reset-password", "passwd", "log":
+	case "add":
+		mode = app.Create
+	case "list", "log":
+		mode = app.ReadOnly
+	case "disable", "enable", "reset-password", "passwd":
+		mode = app.Existing
 	default:
 		return &solidarity.Error{Code: solidarity.EINVALID, Message: fmt.Sprintf("unknown user command %q", args[0])}
 	}
-	svc, uctx, done, err := t.local(ctx)
+	svc, uctx, done, err := t.local(ctx, mode)
 	if err != nil {
 		return err
 	}
@@ -225,7 +234,11 @@ func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		err.(*solidarity.Error).Field = "--ttl"
 		return err
 	}
-	svc, uctx, done, err := t.local(ctx)
+	mode := app.Existing
+	if args[0] == "list" {
+		mode = app.ReadOnly
+	}
+	svc, uctx, done, err := t.local(ctx, mode)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -38,17 +39,68 @@ func IsPostgres(dsn string) bool {
 	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
-// Open opens the store dsn names and runs its migrations.
+// Mode says whether opening a store may create it and may write to it. Every command
+// opens its store through OpenMode with the mode of what it does, so that no command
+// that only reads can create a database (a typo in --db is an error naming the path).
+type Mode int
+
+const (
+	// Create opens the database, creating a SQLite file (mode 0600) that is missing:
+	// serve, and the commands that start a ledger (cycle create, user add, arrival
+	// import).
+	Create Mode = iota
+	// Existing opens a database that must exist, for writing: a missing file is
+	// ENOTFOUND naming the path.
+	Existing
+	// ReadOnly opens a database that must exist, for reading only: no migration, no
+	// write; the commands that only read (verify, export, balances, cases, ...).
+	ReadOnly
+)
+
+// Open opens the store dsn names and runs its migrations, creating a missing SQLite
+// file: OpenMode with Create.
 func Open(ctx context.Context, dsn string) (solidarity.Store, error) {
-	if IsPostgres(dsn) {
-		return postgres.Open(ctx, dsn)
-	}
-	return sqlite.Open(ctx, strings.TrimPrefix(dsn, "sqlite:"))
+	return OpenMode(ctx, dsn, Create)
 }
 
-// Service opens the store and returns the ledger service on it.
+// OpenMode opens the store dsn names in mode m. A PostgreSQL database is never
+// created by opening it; a SQLite file is created only in Create mode, and a file of
+// 0 bytes is refused in every mode (internal/sqlite).
+func OpenMode(ctx context.Context, dsn string, m Mode) (solidarity.Store, error) {
+	if IsPostgres(dsn) {
+		if m == ReadOnly {
+			return postgres.Open(ctx, dsn, postgres.ReadOnly)
+		}
+		return postgres.Open(ctx, dsn)
+	}
+	var opts []sqlite.Option
+	switch m {
+	case Existing:
+		opts = append(opts, sqlite.MustExist)
+	case ReadOnly:
+		opts = append(opts, sqlite.ReadOnly)
+	}
+	return sqlite.Open(ctx, strings.TrimPrefix(dsn, "sqlite:"), opts...)
+}
+
+// IsNewLocal reports whether dsn names a SQLite file that does not exist yet: opening
+// it in Create mode makes a new database (serve's first local start).
+func IsNewLocal(dsn string) bool {
+	if IsPostgres(dsn) {
+		return false
+	}
+	_, err := os.Stat(strings.TrimPrefix(dsn, "sqlite:"))
+	return errors.Is(err, os.ErrNotExist)
+}
+
+// Service opens the store and returns the ledger service on it (Create mode).
 func Service(ctx context.Context, dsn string) (*ledgersvc.Service, error) {
-	st, err := Open(ctx, dsn)
+	return ServiceMode(ctx, dsn, Create)
+}
+
+// ServiceMode opens the store in mode m and returns the ledger service on it.
+func ServiceMode(ctx context.Context, dsn string, m Mode) (*ledgersvc.Service, error) {
+	st, err := OpenMode(ctx, dsn, m)
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"solidarity"
 	"solidarity/cases"
 	"solidarity/internal/casesvc"
+	"solidarity/internal/cyclefile"
 	"solidarity/internal/ledgersvc"
 	"solidarity/internal/scenario"
 	"solidarity/procedure"
@@ -18,9 +20,9 @@ import (
 // DiciottiPledges are the relocation places the demonstration draws on: Ireland's 20
 // for the Diciotti in 2018 (spec historical-data.md §3.2, V: "20-25", 16 actually
 // went) and the places France, Germany, Spain and Portugal pledged for the Aquarius
-// in September 2018 (§4, V: FR 18, DE 15, ES 15, PT 10). They are recorded in the
-// demo database as 2026 relocation pledges: a demonstration, not the 2026 annex
-// (whose per-state pledges are not public).
+// in September 2018 (§4, V: FR 18, DE 15, ES 15, PT 10). They are recorded as
+// relocation pledges of the demonstration's own cycle (DemoCycle), never of the real
+// 2026 pool (whose per-state pledges are not public).
 var DiciottiPledges = []struct {
 	State  solidarity.MemberState
 	Places int64
@@ -28,6 +30,52 @@ var DiciottiPledges = []struct {
 
 // diciottiSeed fixes the generated people of the demonstration.
 const diciottiSeed = 2018
+
+// DemoCycle is the demonstration's own cycle: the 2026 pool's figures (the shipped
+// 2026 file) under an id of its own, marked demonstration, so that its pledges,
+// deliveries and cases never enter the real 2026 figures. The Diciotti's arrivals
+// count in it (solidarity.Arrival.Cycle), so that its relocations draw on its pledges.
+const DemoCycle = solidarity.DemoCycleBase + 2026%1000
+
+// demoRulesYear is the shipped cycle the demonstration cycle copies.
+const demoRulesYear = 2026
+
+// DemoCycleSource returns the cycle file of DemoCycle: the shipped 2026 file with the
+// demonstration's id, title and note, marked illustrative and demonstration.
+func DemoCycleSource() (string, error) {
+	src, err := cyclefile.ShippedSource(demoRulesYear)
+	if err != nil {
+		return "", err
+	}
+	header := map[string]string{
+		"year":         fmt.Sprint(DemoCycle),
+		"title":        fmt.Sprintf("%q", fmt.Sprintf("Demonstration: the Diciotti replay under the %d pool (not a real pool)", demoRulesYear)),
+		"illustrative": "true\ndemonstration = true",
+		"note":         fmt.Sprintf("%q", fmt.Sprintf("Demonstration data: the %d pool's figures with the places pledged for the Diciotti and the Aquarius in 2018, and generated people. Nothing here is part of the real %d pool.", demoRulesYear, demoRulesYear)),
+	}
+	lines := strings.Split(string(src), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "[") {
+			break // the header ends at the first table
+		}
+		key, _, ok := strings.Cut(l, " = ")
+		if v, known := header[key]; ok && known {
+			lines[i] = key + " = " + v
+			delete(header, key)
+		}
+	}
+	if len(header) > 0 {
+		return "", fmt.Errorf("app: the shipped %d cycle file lacks %v for the demonstration cycle", demoRulesYear, header)
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+// HasDemo reports whether the ledger holds the demonstration cycle (a demonstration
+// was seeded, perhaps only in part).
+func HasDemo(ctx context.Context, ledger *ledgersvc.Service) (bool, error) {
+	have, err := ledger.Cycles(ctx)
+	return slices.Contains(have, DemoCycle), err
+}
 
 // SeedDiciotti replays the Diciotti (Catania, August 2018) under today's rules, moved
 // to August 2026 (internal/scenario): the four landings registered, each person's
@@ -39,8 +87,19 @@ const diciottiSeed = 2018
 // seed interrupted by a crash is finished by the next start.
 func SeedDiciotti(ctx context.Context, ledger *ledgersvc.Service, svc *casesvc.Service) error {
 	sys := solidarity.NewContextWithUser(ctx, solidarity.System)
+	if ok, err := HasDemo(ctx, ledger); err != nil {
+		return err
+	} else if !ok {
+		src, err := DemoCycleSource()
+		if err != nil {
+			return err
+		}
+		if _, _, err := ledger.CreateCycle(sys, src, fmt.Sprintf("seed-demo-cycle-%d", DemoCycle)); err != nil {
+			return fmt.Errorf("demo cycle: %w", err)
+		}
+	}
 	for _, p := range DiciottiPledges {
-		_, _, err := ledger.Pledge(sys, 2026, p.State, solidarity.PledgePayload{Type: solidarity.RelocationApplicants, Relocations: p.Places},
+		_, _, err := ledger.Pledge(sys, DemoCycle, p.State, solidarity.PledgePayload{Type: solidarity.RelocationApplicants, Relocations: p.Places},
 			"seed-diciotti-pledge-"+string(p.State))
 		if err != nil {
 			return fmt.Errorf("demo pledge %s: %w", p.State, err)
@@ -49,6 +108,7 @@ func SeedDiciotti(ctx context.Context, ledger *ledgersvc.Service, svc *casesvc.S
 	lists := scenario.Diciotti(diciottiSeed)
 	var regs []*casesvc.Registered
 	for i := range lists {
+		lists[i].Arrival.Cycle = DemoCycle
 		r, err := svc.Register(sys, &lists[i], fmt.Sprintf("seed-diciotti-arrival-%d", i+1))
 		if err != nil {
 			return fmt.Errorf("demo landing %d: %w", i+1, err)

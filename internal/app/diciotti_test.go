@@ -74,8 +74,28 @@ func seeded(t *testing.T, dsn string) (*ledgersvc.Service, *casesvc.Service) {
 			t.Errorf("no case in %s: %v", s, counts)
 		}
 	}
-	// Transfers are relocations delivered in the ledger, against the pledges.
-	b, err := svc.Balances(sys, 2026, demoNow)
+	// The real 2026 cycle holds nothing of the demonstration: no delivery, and the
+	// pledges of the shipped file alone.
+	real, err := svc.Balances(sys, 2026, demoNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if real.Pool.Cycle.Demonstration {
+		t.Error("the real 2026 cycle is marked demonstration")
+	}
+	for _, st := range real.States {
+		if st.Delivered.Relocations != 0 {
+			t.Errorf("the real 2026 cycle counts %d relocations delivered by %s", st.Delivered.Relocations, st.State)
+		}
+	}
+	for _, e := range mustEntries(t, svc, 2026) {
+		if e.Type == solidarity.PledgeMade || e.Type == solidarity.CaseEvent || e.Type == solidarity.ArrivalRegistered || e.Type == solidarity.RelocationDelivered {
+			t.Errorf("the real 2026 cycle holds a demonstration entry: %d %s %s", e.Seq, e.Type, e.State)
+		}
+	}
+	// Transfers are relocations delivered in the ledger, against the pledges of the
+	// demonstration's own cycle.
+	b, err := svc.Balances(sys, app.DemoCycle, demoNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,6 +112,33 @@ func seeded(t *testing.T, dsn string) (*ledgersvc.Service, *casesvc.Service) {
 	}
 	if delivered["IE"] == 0 || delivered["IE"] > 20 {
 		t.Errorf("IE delivered %d, want 1..20 (its pledge)", delivered["IE"])
+	}
+	// The demonstration's families allocated and not yet moved hold places of its
+	// own cycle only, never of a real pledge.
+	for _, m := range []solidarity.MemberState{"DE", "FR", "PT"} {
+		realHeld, err := svc.Store.Allocated(ctx, m, 0, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		demoHeld, err := svc.Store.Allocated(ctx, m, app.DemoCycle, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if realHeld != 0 || (m != "PT" && demoHeld == 0) {
+			t.Errorf("%s: %d real places and %d of the demonstration held by its allocations", m, realHeld, demoHeld)
+		}
+	}
+	if !b.Pool.Cycle.Demonstration {
+		t.Errorf("the demonstration cycle %d is not marked demonstration", app.DemoCycle)
+	}
+	as, err := cs.Arrivals(sys, solidarity.ArrivalFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range as {
+		if !a.Demonstration || a.Cycle != app.DemoCycle {
+			t.Errorf("arrival %s: demonstration %v, cycle %d", a.ID, a.Demonstration, a.Cycle)
+		}
 	}
 	// Deadlines run, and some are missed by now.
 	rows, err := cs.Deadlines(sys, 0, nil, 10000)
@@ -191,4 +238,19 @@ func TestDiciottiPostgres(t *testing.T) {
 			t.Errorf("the database holds the name %q in clear", n)
 		}
 	}
+}
+
+// mustEntries returns every entry of a cycle.
+func mustEntries(t *testing.T, svc *ledgersvc.Service, cycle int) []*solidarity.Entry {
+	t.Helper()
+	var out []*solidarity.Entry
+	for e, err := range svc.Store.All(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Cycle == cycle {
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -23,8 +24,18 @@ import (
 // key: it must not live on the application host by accident. created reports a new
 // file.
 func Keys(ctx context.Context, dsn string, st solidarity.CaseStore) (k *keyring.Keyring, created string, err error) {
+	return KeysMode(ctx, dsn, st, Create)
+}
+
+// KeysMode is Keys for a store opened in mode m: only Create and Existing may create
+// the key file; a command that only reads, on a database whose key file is missing,
+// gets a keyring without keys (it reads no personal record).
+func KeysMode(ctx context.Context, dsn string, st solidarity.CaseStore, m Mode) (k *keyring.Keyring, created string, err error) {
 	if os.Getenv("SOLIDARITY_KEYS_FILE") != "" || os.Getenv("SOLIDARITY_KEYS") != "" {
 		k, err := keyring.Load()
+		if err == nil && os.Getenv("SOLIDARITY_KEYS_FILE") != "" {
+			k.SetSource(keyring.Load)
+		}
 		return k, "", err
 	}
 	if IsPostgres(dsn) {
@@ -32,7 +43,9 @@ func Keys(ctx context.Context, dsn string, st solidarity.CaseStore) (k *keyring.
 			Message: "a PostgreSQL database needs its encryption key: set SOLIDARITY_KEYS_FILE to a file of ID:BASE64 lines ('solidarity keys new' makes one)"}
 	}
 	path := strings.TrimPrefix(dsn, "sqlite:") + ".keys"
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) && m == ReadOnly {
+		return &keyring.Keyring{}, "", nil
+	} else if errors.Is(err, os.ErrNotExist) {
 		recs, err := st.Cases(ctx, solidarity.CaseFilter{NotErased: true, Limit: 1})
 		if err != nil {
 			return nil, "", err
@@ -60,13 +73,77 @@ func Keys(ctx context.Context, dsn string, st solidarity.CaseStore) (k *keyring.
 	case !errors.Is(err, os.ErrExist):
 		return nil, "", &solidarity.Error{Code: solidarity.EINVALID, File: path, Message: "cannot create the key file"}
 	}
+	load := func() (*keyring.Keyring, error) { return parseKeyFile(path) }
+	if k, err = load(); err != nil {
+		return nil, "", err
+	}
+	k.SetSource(load)
+	return k, created, nil
+}
+
+func parseKeyFile(path string) (*keyring.Keyring, error) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, "", &solidarity.Error{Code: solidarity.EINVALID, File: path, Message: "cannot read the key file"}
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, File: path, Message: "cannot read the key file"}
 	}
 	defer fh.Close()
-	k, err = keyring.Parse(path, fh)
-	return k, created, err
+	return keyring.Parse(path, fh)
+}
+
+// KeysFile is the key file a database's keyring is read from ($SOLIDARITY_KEYS_FILE,
+// else DB.keys beside a SQLite database), or "" when the keys come from
+// $SOLIDARITY_KEYS.
+func KeysFile(dsn string) string {
+	if f := os.Getenv("SOLIDARITY_KEYS_FILE"); f != "" {
+		return f
+	}
+	if os.Getenv("SOLIDARITY_KEYS") != "" || IsPostgres(dsn) {
+		return ""
+	}
+	return strings.TrimPrefix(dsn, "sqlite:") + ".keys"
+}
+
+// WatchKeys reloads k until ctx ends: when a value from hup arrives (SIGHUP) and when
+// the key file changes (its size or modification time, looked at every interval), so
+// that a running server follows 'solidarity keys new' and 'keys reseal' without a
+// restart. A value sealed with a key k lacks reloads it at once as well
+// (internal/keyring). A key file that does not parse is logged and the keys in use
+// stay.
+func WatchKeys(ctx context.Context, k *keyring.Keyring, file string, every time.Duration, hup <-chan os.Signal, logger *slog.Logger) {
+	stamp := func() (time.Time, int64) {
+		if fi, err := os.Stat(file); err == nil {
+			return fi.ModTime(), fi.Size()
+		}
+		return time.Time{}, -1
+	}
+	mod, size := stamp()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		why := ""
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+			why = "SIGHUP"
+		case <-t.C:
+			if file == "" {
+				continue
+			}
+			m, n := stamp()
+			if m.Equal(mod) && n == size {
+				continue
+			}
+			mod, size, why = m, n, "the key file changed"
+		}
+		changed, err := k.Reload()
+		switch {
+		case err != nil:
+			logger.Error("reloading the encryption keys; the keys in use stay", slog.String("reason", why), slog.String("error", solidarity.ErrorMessage(err)))
+		case changed:
+			logger.Info("reloaded the encryption keys", slog.String("reason", why), slog.Uint64("current_key", uint64(k.Current())))
+		}
+	}
 }
 
 // Cases returns the case-flow service on the ledger service's store, sealing with keys.

@@ -312,11 +312,15 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 	e.At = now
 	// The entry is about the state whose act it is: the state of relocation's own acts
 	// show in its officers' ledger view.
-	final := solidarity.Entry{Cycle: at.Year(), Type: solidarity.CaseEvent, State: party, LegalBasis: article}
+	cycle, err := s.caseCycle(ctx, r, at)
+	if err != nil {
+		return nil, false, err
+	}
+	final := solidarity.Entry{Cycle: cycle, Type: solidarity.CaseEvent, State: party, LegalBasis: article}
 	var fill func(solidarity.View) error
 	if transfer {
 		// The transfer is the delivery: counted for the state of relocation in the
-		// cycle of the year it happened.
+		// cycle of the year it happened (a demonstration's in its own cycle).
 		m, n := r.Allocated, int64(len(group))
 		d := solidarity.DeliveryPayload{Relocations: n, Reference: "relocation transfer of family " + string(r.Family), Transfer: &ev}
 		final.Type, final.State = solidarity.RelocationDelivered, m
@@ -482,7 +486,11 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: c.State, To: c.State})
 	}
 	now := s.now()
-	year := now.Year()
+	arr, err := s.Store.Arrival(ctx, r.Arrival)
+	if err != nil {
+		return nil, false, err
+	}
+	year := entryCycle(arr, now) // the pledges of the current cycle (a demonstration's own)
 	n := int64(len(group))
 	ev := solidarity.CaseEventPayload{Event: "relocation-allocated", Article: article, At: now, Family: r.Family,
 		Steps: steps, Target: m}
@@ -501,7 +509,7 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 		}
 		// Read in this transaction: a concurrent allocation to m is either counted
 		// here or sees this one.
-		inflight, err := v.Allocated(ctx, m, r.Family, string(cases.RelocatedOut))
+		inflight, err := v.Allocated(ctx, m, arr.Cycle, r.Family, string(cases.RelocatedOut))
 		if err != nil {
 			return err
 		}

@@ -181,7 +181,12 @@ func isCandidate(r *solidarity.CaseRecord) bool {
 // candidates returns the families of relocation candidates not yet allocated: every
 // open member identified or cleared for relocation (a member the security gate
 // excluded stays behind, as in familyFor), in family order.
-func (s *Service) candidates(ctx context.Context) ([]*candidate, error) {
+//
+// A demonstration's candidates draw only on its own cycle's pledges, and real
+// candidates only on a real cycle's: the candidates of cycle year are those whose
+// arrival counts in a demonstration cycle exactly when year is one.
+func (s *Service) candidates(ctx context.Context, year int) ([]*candidate, error) {
+	inCycle := map[solidarity.ArrivalID]bool{}
 	byFamily := map[solidarity.FamilyID]*candidate{}
 	spoiled := map[solidarity.FamilyID]bool{}
 	var after solidarity.CaseID
@@ -195,6 +200,18 @@ func (s *Service) candidates(ctx context.Context) ([]*candidate, error) {
 			switch {
 			case r.State == string(cases.SecurityResponsible):
 			case isCandidate(r):
+				in, ok := inCycle[r.Arrival]
+				if !ok {
+					a, err := s.Store.Arrival(ctx, r.Arrival)
+					if err != nil {
+						return nil, err
+					}
+					in = a.Cycle == arrivalCycle(year)
+					inCycle[r.Arrival] = in
+				}
+				if !in {
+					continue
+				}
 				c := byFamily[r.Family]
 				if c == nil {
 					c = &candidate{family: r.Family, benefitting: r.Benefitting}
@@ -269,6 +286,15 @@ func components(c *candidate, m solidarity.MemberState) match.Components {
 	return k
 }
 
+// arrivalCycle is the Arrival.Cycle of the arrivals whose candidates draw on the
+// pledges of cycle year: the demonstration's own, or 0 (the real arrivals).
+func arrivalCycle(year int) int {
+	if solidarity.IsDemoCycle(year) {
+		return year
+	}
+	return 0
+}
+
 // matching is a proposal in the making: the problem and what it was built from.
 type matching struct {
 	year    int
@@ -281,7 +307,7 @@ type matching struct {
 
 // build reads the candidates and the pledges and makes the problem.
 func (s *Service) build(ctx context.Context, year int) (*matching, error) {
-	cs, err := s.candidates(ctx)
+	cs, err := s.candidates(ctx, year)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +322,7 @@ func (s *Service) build(ctx context.Context, year int) (*matching, error) {
 		pr: &match.Problem{Dimensions: []string{"persons"}, Weights: new(DefaultMatchWeights), Families: []match.FamilyEntry{},
 			Places: []match.PlaceEntry{}, Pairs: []match.Pair{}}}
 	for _, p := range pledges {
-		inflight, err := s.Store.Allocated(ctx, p.State, "", string(cases.RelocatedOut))
+		inflight, err := s.Store.Allocated(ctx, p.State, arrivalCycle(year), "", string(cases.RelocatedOut))
 		if err != nil {
 			return nil, err
 		}

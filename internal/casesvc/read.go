@@ -21,6 +21,8 @@ type CaseView struct {
 	Dues   []deadline.Due         `json:"deadlines"`
 	// Allowed are the events the case's state allows (cases.Allowed).
 	Allowed []cases.Event `json:"allowed"`
+	// Demonstration: the case belongs to a demonstration's arrival.
+	Demonstration bool `json:"demonstration,omitempty"`
 }
 
 // Cases lists cases, pseudonymously. Officers see the cases of their state (benefitting
@@ -121,7 +123,11 @@ func (s *Service) Case(ctx context.Context, id solidarity.CaseID) (*CaseView, er
 	if err != nil {
 		return nil, err
 	}
-	v := &CaseView{Record: r, Flow: f, Dues: deadline.Compute(f.Case, s.Limits), Allowed: cases.Allowed(f.State)}
+	a, err := s.Store.Arrival(ctx, r.Arrival)
+	if err != nil {
+		return nil, err
+	}
+	v := &CaseView{Record: r, Flow: f, Dues: deadline.Compute(f.Case, s.Limits), Allowed: cases.Allowed(f.State), Demonstration: a.Demonstration}
 	r.NextDue = time.Time{}
 	if d, ok := nextDue(v.Dues); ok {
 		r.NextDue = d.Due // as refresh: the case's next limit is its first due

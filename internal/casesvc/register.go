@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"solidarity"
 	"solidarity/arrival"
@@ -74,6 +75,12 @@ func (s *Service) register(ctx context.Context, l *arrival.List, idemKey string,
 	}
 	a.At = ledger.Normalize(a.At)
 	a.Actor = actor(ctx)
+	// Only the system seeds a demonstration, into its own cycle; everything else
+	// counts in the real pool of each event's year.
+	if a.Cycle != 0 && (!solidarity.IsDemoCycle(a.Cycle) || user(ctx) != solidarity.System) {
+		return nil, invalid("arrival.cycle", "", "an arrival's cycle is set only for a demonstration, by the system (got %d)", a.Cycle)
+	}
+	a.Demonstration = solidarity.IsDemoCycle(a.Cycle)
 
 	first := cases.ApprehendedAtBorder // Art. 5(1)(a) SR
 	if a.SAR {
@@ -131,7 +138,7 @@ func (s *Service) register(ctx context.Context, l *arrival.List, idemKey string,
 		return nil, err
 	}
 	a.Registered = now
-	e := &solidarity.Entry{Cycle: a.At.Year(), Type: solidarity.ArrivalRegistered, State: a.Benefitting,
+	e := &solidarity.Entry{Cycle: entryCycle(&a, a.At), Type: solidarity.ArrivalRegistered, State: a.Benefitting,
 		Ref: string(a.ID), Actor: actor(ctx), At: now, LegalBasis: screeningArticle, Payload: b}
 	out, replayed, err := s.Store.AppendCase(ctx, idemKey, e, &solidarity.CaseWrite{Arrival: &a, Insert: recs, NewLanding: newLanding}, nil)
 	if err != nil {
@@ -171,4 +178,23 @@ func validID(s string) bool {
 		}
 	}
 	return true
+}
+
+// entryCycle is the cycle an entry about arrival a dated at counts in: the
+// demonstration's own cycle for a demonstration's arrival, else the year of at (the
+// real pool in force then).
+func entryCycle(a *solidarity.Arrival, at time.Time) int {
+	if a.Cycle != 0 {
+		return a.Cycle
+	}
+	return at.Year()
+}
+
+// caseCycle is entryCycle for an entry about case r.
+func (s *Service) caseCycle(ctx context.Context, r *solidarity.CaseRecord, at time.Time) (int, error) {
+	a, err := s.Store.Arrival(ctx, r.Arrival)
+	if err != nil {
+		return 0, err
+	}
+	return entryCycle(a, at), nil
 }

@@ -90,6 +90,7 @@ type file struct {
 	Year             int                   `toml:"year"`
 	Title            string                `toml:"title"`
 	Illustrative     bool                  `toml:"illustrative"`
+	Demonstration    bool                  `toml:"demonstration"`
 	Note             string                `toml:"note"`
 	LegalAct         string                `toml:"legal_act"`
 	Adopted          time.Time             `toml:"adopted"`
@@ -323,11 +324,15 @@ func (v *validator) fact(path string, f fileFact) solidarity.Fact {
 }
 
 func (v *validator) cycle(f *file) *solidarity.Cycle {
-	c := &solidarity.Cycle{Year: f.Year, Title: f.Title, Illustrative: f.Illustrative, Note: f.Note,
+	c := &solidarity.Cycle{Year: f.Year, Title: f.Title, Illustrative: f.Illustrative, Demonstration: f.Demonstration, Note: f.Note,
 		LegalAct: f.LegalAct, Adopted: f.Adopted, PoolStart: f.PoolStart, Deadline: f.Deadline,
 		PopulationData: f.Population, GDPData: f.GDP, Method: f.Method,
 		EURPerRelocation: DefaultEURPerRelocation, Statuses: map[solidarity.MemberState]solidarity.Status{}}
-	if f.Year < 2024 || f.Year > 2200 {
+	switch {
+	case f.Demonstration && !solidarity.IsDemoCycle(f.Year):
+		v.fail("", "year", "", "a demonstration cycle is numbered %d to %d (got %d), apart from every pool year", solidarity.DemoCycleBase, solidarity.DemoCycleBase+999, f.Year)
+	case f.Demonstration:
+	case f.Year < 2024 || f.Year > 2200:
 		v.fail("", "year", "Art. 57(1)", "year %d is not a pool year (2024 or later)", f.Year)
 	}
 	if c.Deadline.IsZero() && f.Year > 0 {

@@ -21,15 +21,28 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"solidarity"
 )
 
-// Keyring is a set of keys by id. The zero value has no keys.
+// Keyring is a set of keys by id. The zero value has no keys. It is safe for
+// concurrent use, and a keyring with a source (SetSource) reads its keys again on
+// Reload and when it meets a value sealed with a key it does not hold, so that a
+// running server follows a key rotation without a restart.
 type Keyring struct {
+	mu      sync.RWMutex
 	keys    map[uint32]cipher.AEAD
 	current uint32
+
+	source     func() (*Keyring, error) // nil: the keys never change
+	lastReload time.Time                // of a reload on a miss, to bound them
 }
+
+// missReloadEvery bounds the reloads that values sealed with unknown keys cause: a
+// list of records sealed with a retired key reads the key file once, not per record.
+const missReloadEvery = time.Second
 
 // format of a sealed value: "k" + key id + "." + base64url(nonce || ciphertext || tag).
 const prefix = "k"
@@ -123,12 +136,74 @@ func NewKey(id uint32) string {
 	return fmt.Sprintf("%d:%s", id, base64.StdEncoding.EncodeToString(b))
 }
 
+// SetSource names where the keys come from (a key file), for Reload.
+func (k *Keyring) SetSource(load func() (*Keyring, error)) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.source = load
+}
+
+// Reload reads the keys again from the source and replaces them, reporting whether
+// they changed. Keys that do not parse leave the keyring as it was; a keyring
+// without a source does not change.
+func (k *Keyring) Reload() (changed bool, err error) {
+	k.mu.RLock()
+	load := k.source
+	k.mu.RUnlock()
+	if load == nil {
+		return false, nil
+	}
+	n, err := load()
+	if err != nil {
+		return false, err
+	}
+	n.mu.RLock()
+	keys, cur := n.keys, n.current
+	n.mu.RUnlock()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	changed = cur != k.current || len(keys) != len(k.keys)
+	for id := range keys {
+		if _, ok := k.keys[id]; !ok {
+			changed = true
+		}
+	}
+	k.keys, k.current = keys, cur
+	return changed, nil
+}
+
+// reloadOnMiss reloads the keys when a value names a key this keyring lacks, at most
+// once per missReloadEvery, and reports whether it now holds the key.
+func (k *Keyring) reloadOnMiss(id uint32) (cipher.AEAD, bool) {
+	k.mu.Lock()
+	if k.source == nil || time.Since(k.lastReload) < missReloadEvery {
+		k.mu.Unlock()
+		return nil, false
+	}
+	k.lastReload = time.Now()
+	k.mu.Unlock()
+	if _, err := k.Reload(); err != nil {
+		return nil, false
+	}
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	aead, ok := k.keys[id]
+	return aead, ok
+}
+
 // Current is the id of the key that encrypts.
-func (k *Keyring) Current() uint32 { return k.current }
+func (k *Keyring) Current() uint32 {
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	return k.current
+}
 
 // Seal encrypts plaintext bound to context with the current key.
 func (k *Keyring) Seal(plaintext []byte, context string) (string, error) {
-	aead, ok := k.keys[k.current]
+	k.mu.RLock()
+	cur := k.current
+	aead, ok := k.keys[cur]
+	k.mu.RUnlock()
 	if !ok {
 		return "", &solidarity.Error{Code: solidarity.EINTERNAL, Message: "keyring has no current key"}
 	}
@@ -137,7 +212,7 @@ func (k *Keyring) Seal(plaintext []byte, context string) (string, error) {
 		return "", err
 	}
 	out := aead.Seal(nonce, nonce, plaintext, []byte(context))
-	return prefix + strconv.FormatUint(uint64(k.current), 10) + "." + base64.RawURLEncoding.EncodeToString(out), nil
+	return prefix + strconv.FormatUint(uint64(cur), 10) + "." + base64.RawURLEncoding.EncodeToString(out), nil
 }
 
 // Open decrypts a value sealed for context. A wrong context, a changed byte or an
@@ -171,7 +246,12 @@ func (k *Keyring) parse(sealed string) (uint32, cipher.AEAD, []byte, error) {
 	if err != nil {
 		return 0, nil, nil, bad
 	}
+	k.mu.RLock()
 	aead, ok := k.keys[uint32(id)]
+	k.mu.RUnlock()
+	if !ok {
+		aead, ok = k.reloadOnMiss(uint32(id))
+	}
 	if !ok {
 		return 0, nil, nil, &solidarity.Error{Code: solidarity.EINVALID, Message: fmt.Sprintf("sealed with key %d, which the keyring does not hold", id)}
 	}
@@ -195,7 +275,7 @@ func KeyOf(sealed string) (uint32, bool) {
 // Reseal re-encrypts a value with the current key (key rotation). A value already
 // sealed with the current key is returned unchanged.
 func (k *Keyring) Reseal(sealed, context string) (string, error) {
-	if id, ok := KeyOf(sealed); ok && id == k.current {
+	if id, ok := KeyOf(sealed); ok && id == k.Current() {
 		return sealed, nil
 	}
 	pt, err := k.Open(sealed, context)

@@ -145,3 +145,79 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A keyring with a source follows a rotation: Reload takes the new keys, and a value
+// sealed with a key it does not hold yet reloads at once and opens.
+func TestReloadFollowsRotation(t *testing.T) {
+	k1, k2 := keyring.NewKey(1), keyring.NewKey(2)
+	file := []string{k1}
+	load := func() (*keyring.Keyring, error) {
+		return keyring.Parse("keys", strings.NewReader(strings.Join(file, "\n")))
+	}
+	running, _ := load()
+	running.SetSource(load)
+	old, err := running.Seal([]byte("Amina Yusuf"), "person/C-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another process rotates: adds key 2 and reseals with it.
+	file = append(file, k2)
+	rotated, _ := load()
+	resealed, err := rotated.Reseal(old, "person/C-1")
+	if err != nil || !strings.HasPrefix(resealed, "k2.") {
+		t.Fatalf("reseal: %q %v", resealed, err)
+	}
+	// The running keyring opens the resealed value without being told.
+	if pt, err := running.Open(resealed, "person/C-1"); err != nil || string(pt) != "Amina Yusuf" {
+		t.Fatalf("open after rotation: %q %v", pt, err)
+	}
+	if running.Current() != 2 {
+		t.Errorf("current key %d after reload, want 2", running.Current())
+	}
+	// A key file that does not parse leaves the keys in use.
+	file = []string{"garbage"}
+	if changed, err := running.Reload(); err == nil || changed {
+		t.Errorf("reload of a bad file: changed %v, err %v", changed, err)
+	}
+	if _, err := running.Open(resealed, "person/C-1"); err != nil {
+		t.Errorf("keys lost after a bad reload: %v", err)
+	}
+	// Key 1 retired: Reload drops it.
+	file = []string{k2}
+	if changed, err := running.Reload(); err != nil || !changed {
+		t.Errorf("reload: changed %v, err %v", changed, err)
+	}
+	if _, err := running.Open(old, "person/C-1"); err == nil {
+		t.Error("a retired key still opens")
+	}
+	// Without a source nothing changes.
+	fixed := ring(t, k1)
+	if _, err := fixed.Open(resealed, "person/C-1"); err == nil {
+		t.Error("a keyring without a source opened a value of an unknown key")
+	}
+}
+
+// Seal, Open and Reload may run at once (go test -race).
+func TestReloadConcurrent(t *testing.T) {
+	k1 := keyring.NewKey(1)
+	load := func() (*keyring.Keyring, error) { return keyring.Parse("keys", strings.NewReader(k1)) }
+	k, _ := load()
+	k.SetSource(load)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 200 {
+			k.Reload()
+		}
+	}()
+	for range 200 {
+		s, err := k.Seal([]byte("x"), "c")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := k.Open(s, "c"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-done
+}

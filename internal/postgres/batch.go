@@ -401,11 +401,11 @@ func (v *txView) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, er
 	return ts, err
 }
 
-func (v *txView) Allocated(ctx context.Context, m solidarity.MemberState, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+func (v *txView) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
 	if err := v.start(ctx); err != nil {
 		return 0, err
 	}
-	n, err := view{batchQueryer{v.b}}.Allocated(v.b.ctx, m, exceptFamily, exceptStates...)
+	n, err := view{batchQueryer{v.b}}.Allocated(v.b.ctx, m, arrivalCycle, exceptFamily, exceptStates...)
 	v.failed = v.failed || err != nil
 	return n, err
 }

@@ -50,7 +50,7 @@ func (s *Store) refreshStats() {
 }
 
 const (
-	arrivalColumns = `id, vessel, port, at, sar, benefitting, persons, families, minors, registered, actor`
+	arrivalColumns = `id, vessel, port, at, sar, benefitting, persons, families, minors, registered, actor, cycle`
 	caseColumns    = `id, arrival, family, benefitting, allocated, responsible, state, flow, next_due, personal, opened, closed, erased, version, next_consequence`
 	accessColumns  = `seq, at, actor, role, state, case_id, purpose`
 )
@@ -177,9 +177,9 @@ func caseStatements(w *solidarity.CaseWrite, queue func(fail func(error) error, 
 			}
 			return failInternal(err)
 		}, -1, `INSERT INTO arrivals (`+arrivalColumns+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 			string(a.ID), a.Vessel, a.Port, pgTime(a.At), a.SAR, string(a.Benefitting),
-			a.Persons, a.Families, a.Minors, pgTime(a.Registered), a.Actor)
+			a.Persons, a.Families, a.Minors, pgTime(a.Registered), a.Actor, a.Cycle)
 	}
 	for _, c := range w.Insert {
 		queue(func(err error) error {
@@ -293,11 +293,12 @@ func scanArrival(row pgx.Row) (*solidarity.Arrival, error) {
 	var a solidarity.Arrival
 	var id, benefitting string
 	if err := row.Scan(&id, &a.Vessel, &a.Port, &a.At, &a.SAR, &benefitting, &a.Persons, &a.Families,
-		&a.Minors, &a.Registered, &a.Actor); err != nil {
+		&a.Minors, &a.Registered, &a.Actor, &a.Cycle); err != nil {
 		return nil, err
 	}
 	a.ID, a.Benefitting = solidarity.ArrivalID(id), solidarity.MemberState(benefitting)
 	a.At, a.Registered = a.At.UTC(), a.Registered.UTC()
+	a.Demonstration = solidarity.IsDemoCycle(a.Cycle)
 	return &a, nil
 }
 

@@ -212,21 +212,22 @@ type batcher interface {
 }
 
 // Allocated implements solidarity.View on the committed state.
-func (s *Store) Allocated(ctx context.Context, m solidarity.MemberState, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
-	return view{s.pool}.Allocated(ctx, m, exceptFamily, exceptStates...)
+func (s *Store) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+	return view{s.pool}.Allocated(ctx, m, arrivalCycle, exceptFamily, exceptStates...)
 }
 
 // view is a solidarity.View on the pool or inside the batch transaction.
 type view struct{ q batcher }
 
 // Allocated counts over cases_allocated (allocated): one state's cases.
-func (v view) Allocated(ctx context.Context, m solidarity.MemberState, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+func (v view) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
 	if exceptStates == nil {
 		exceptStates = []string{}
 	}
 	b := &pgx.Batch{}
-	b.Queue(`SELECT count(*) FROM cases WHERE allocated = $1 AND closed IS NULL AND family <> $2 AND NOT (state = ANY($3))`,
-		string(m), string(exceptFamily), exceptStates)
+	b.Queue(`SELECT count(*) FROM cases WHERE allocated = $1 AND closed IS NULL AND family <> $2 AND NOT (state = ANY($3))
+		AND arrival IN (SELECT id FROM arrivals WHERE cycle = $4)`,
+		string(m), string(exceptFamily), exceptStates, arrivalCycle)
 	br := v.q.SendBatch(ctx, b)
 	defer br.Close()
 	var n int64

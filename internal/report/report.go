@@ -240,6 +240,7 @@ type Cycle struct {
 	Year             int    `json:"year"`
 	Title            string `json:"title"`
 	Illustrative     bool   `json:"illustrative"`
+	Demonstration    bool   `json:"demonstration"` // a demonstration's own cycle: generated data, not a pool
 	Note             string `json:"note,omitempty"`
 	LegalAct         string `json:"legal_act,omitempty"`
 	Adopted          string `json:"adopted,omitempty"`
@@ -279,7 +280,7 @@ func tri(t pool.Tri) string { return string(t) }
 func FromPool(r *pool.Result, pop, gdp *solidarity.Dataset, warnings []string) *Pool {
 	c := r.Cycle
 	out := &Pool{
-		Cycle: Cycle{Year: c.Year, Title: c.Title, Illustrative: c.Illustrative, Note: c.Note, LegalAct: c.LegalAct,
+		Cycle: Cycle{Year: c.Year, Title: c.Title, Illustrative: c.Illustrative, Demonstration: c.Demonstration, Note: c.Note, LegalAct: c.LegalAct,
 			Adopted: date(c.Adopted), PoolStart: date(c.PoolStart), Deadline: date(c.Deadline),
 			EURPerRelocation: eur(c.EURPerRelocation), File: c.File},
 		Method: string(r.Method), MethodDescription: apportion.Method(r.Method).Describe(),

@@ -22,7 +22,7 @@ func (s *Store) AppendCase(ctx context.Context, idemKey string, e *solidarity.En
 }
 
 const (
-	arrivalColumns = `id, vessel, port, at, sar, benefitting, persons, families, minors, registered, actor`
+	arrivalColumns = `id, vessel, port, at, sar, benefitting, persons, families, minors, registered, actor, cycle`
 	caseColumns    = `id, arrival, family, benefitting, allocated, responsible, state, flow, next_due, personal, opened, closed, erased, version, next_consequence`
 	accessColumns  = `seq, at, actor, role, state, case_id, purpose`
 )
@@ -37,9 +37,9 @@ func applyCases(ctx context.Context, tx *sql.Tx, w *solidarity.CaseWrite) error 
 			}
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO arrivals (`+arrivalColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			string(a.ID), a.Vessel, a.Port, formatTime(a.At), a.SAR, string(a.Benefitting),
-			a.Persons, a.Families, a.Minors, formatTime(a.Registered), a.Actor)
+			a.Persons, a.Families, a.Minors, formatTime(a.Registered), a.Actor, a.Cycle)
 		if isUnique(err) {
 			return solidarity.Errorf(solidarity.ECONFLICT, "arrival %s already exists", a.ID)
 		} else if err != nil {
@@ -206,7 +206,7 @@ func scanArrival(row interface{ Scan(...any) error }) (*solidarity.Arrival, erro
 	var a solidarity.Arrival
 	var id, benefitting, at, registered string
 	if err := row.Scan(&id, &a.Vessel, &a.Port, &at, &a.SAR, &benefitting, &a.Persons, &a.Families,
-		&a.Minors, &registered, &a.Actor); err != nil {
+		&a.Minors, &registered, &a.Actor, &a.Cycle); err != nil {
 		return nil, err
 	}
 	var err error
@@ -217,6 +217,7 @@ func scanArrival(row interface{ Scan(...any) error }) (*solidarity.Arrival, erro
 		return nil, err
 	}
 	a.ID, a.Benefitting = solidarity.ArrivalID(id), solidarity.MemberState(benefitting)
+	a.Demonstration = solidarity.IsDemoCycle(a.Cycle)
 	return &a, nil
 }
 

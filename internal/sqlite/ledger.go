@@ -347,11 +347,11 @@ func (v txView) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, err
 	return view{v.tx}.Totals(v.ctx, cycle)
 }
 
-func (v txView) Allocated(ctx context.Context, m solidarity.MemberState, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+func (v txView) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	return view{v.tx}.Allocated(v.ctx, m, exceptFamily, exceptStates...)
+	return view{v.tx}.Allocated(v.ctx, m, arrivalCycle, exceptFamily, exceptStates...)
 }
 
 // Entries implements solidarity.Store.
@@ -412,17 +412,18 @@ func (s *Store) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, err
 }
 
 // Allocated implements solidarity.View on the committed state.
-func (s *Store) Allocated(ctx context.Context, m solidarity.MemberState, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
-	return view{s.read}.Allocated(ctx, m, exceptFamily, exceptStates...)
+func (s *Store) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+	return view{s.read}.Allocated(ctx, m, arrivalCycle, exceptFamily, exceptStates...)
 }
 
 // view is a solidarity.View on the read pool or inside the batch transaction.
 type view struct{ q queryer }
 
 // Allocated reads cases_allocated (allocated, ...): a count over one state's cases.
-func (v view) Allocated(ctx context.Context, m solidarity.MemberState, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
-	query := `SELECT count(*) FROM cases WHERE allocated = ? AND closed IS NULL AND family <> ?`
-	args := []any{string(m), string(exceptFamily)}
+func (v view) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+	query := `SELECT count(*) FROM cases WHERE allocated = ? AND closed IS NULL AND family <> ?
+		AND arrival IN (SELECT id FROM arrivals WHERE cycle = ?)`
+	args := []any{string(m), string(exceptFamily), arrivalCycle}
 	if len(exceptStates) > 0 {
 		query += ` AND state NOT IN (?` + strings.Repeat(", ?", len(exceptStates)-1) + `)`
 		for _, st := range exceptStates {

@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -54,26 +56,71 @@ type Store struct {
 
 var _ solidarity.Store = (*Store)(nil)
 
-// Open opens (creating if needed) the SQLite database at path and brings its schema up
-// to date. path must name a file: an in-memory database cannot be shared by the writer
-// and the readers.
-func Open(ctx context.Context, path string) (*Store, error) {
+// Option changes how Open opens a database file.
+type Option int
+
+const (
+	// MustExist opens only an existing database: a missing file is ENOTFOUND naming
+	// the path, never a new empty database (a typo in --db must not create one).
+	MustExist Option = iota + 1
+	// ReadOnly opens an existing database for reading only (it implies MustExist):
+	// every connection is read-only and query-only, no migration runs, and a file
+	// the process may not write (a copy handed to an auditor) opens all the same.
+	// Writes fail. A schema older than this program's is refused: open it once
+	// read-write to migrate it.
+	ReadOnly
+)
+
+// fileMode is the mode of a database file Open creates: the owner only. SQLite gives
+// its -wal and -shm files the mode of the database file.
+const fileMode = 0o600
+
+// Open opens the SQLite database at path and brings its schema up to date, creating
+// the file (mode 0600) if it is missing unless opts say MustExist or ReadOnly. An
+// existing file of 0 bytes is refused, never silently made a new database. path
+// must name a file: an in-memory database cannot be shared by the writer and the
+// readers.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") || strings.ContainsRune(path, '?') {
 		return nil, solidarity.Errorf(solidarity.EINVALID, "sqlite: %q is not a plain database file path", path)
 	}
+	mustExist, readOnly := slices.Contains(opts, MustExist), slices.Contains(opts, ReadOnly)
+	created, err := prepareFile(path, mustExist || readOnly)
+	if err != nil {
+		return nil, err
+	}
+	s, err := open(ctx, path, readOnly)
+	if err != nil && created {
+		os.Remove(path) // nothing of a failed first open is left behind
+	}
+	return s, err
+}
+
+func open(ctx context.Context, path string, readOnly bool) (*Store, error) {
+	// A file: URI, so that SQLite itself never creates the file (mode=rw or ro): the
+	// file exists now, made above with mode 0600 when it was new.
+	mode := "rw"
+	if readOnly {
+		mode = "ro"
+	}
 	dsn := func(extra ...string) string {
 		q := url.Values{}
+		q.Set("mode", mode)
 		q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
 		q.Set("_foreign_keys", "on")
 		q.Set("_synchronous", "FULL") // fsync the WAL at every commit
 		for i := 0; i+1 < len(extra); i += 2 {
 			q.Set(extra[i], extra[i+1])
 		}
-		return path + "?" + q.Encode()
+		return (&url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath(), RawQuery: q.Encode()}).String()
 	}
 	// secure_delete: deleted and overwritten content (an erased personal record) is
 	// zeroed in the file, not left in free space.
-	write, err := sql.Open("sqlite", dsn("_journal_mode", "WAL", "_txlock", "immediate", "_pragma", "secure_delete(1)"))
+	writeDSN := dsn("_journal_mode", "WAL", "_txlock", "immediate", "_pragma", "secure_delete(1)")
+	if readOnly {
+		writeDSN = dsn("_query_only", "on")
+	}
+	write, err := sql.Open("sqlite", writeDSN)
 	if err != nil {
 		return nil, internal("open", err)
 	}
@@ -83,7 +130,12 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	write.SetConnMaxIdleTime(0)
 
 	s := &Store{write: write, Now: time.Now}
-	if err := s.migrate(ctx); err != nil {
+	if readOnly {
+		err = s.migrated(ctx, path)
+	} else {
+		err = s.migrate(ctx)
+	}
+	if err != nil {
 		write.Close()
 		return nil, err
 	}
@@ -96,12 +148,61 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	read.SetMaxOpenConns(readers)
 	read.SetMaxIdleConns(readers)
 	s.read = read
+	s.w = groupcommit.Start(maxBatch, batchTimeout, s.begin, internal)
 	if err := s.Ping(ctx); err != nil {
 		s.Close()
 		return nil, err
 	}
-	s.w = groupcommit.Start(maxBatch, batchTimeout, s.begin, internal)
 	return s, nil
+}
+
+// prepareFile checks the database file before SQLite opens it: a missing file is
+// ENOTFOUND when it must exist, else created empty with mode 0600; an existing file of
+// 0 bytes is refused (a truncated or placeholder file is not a database to seed).
+//
+// Only a file this process has just created may be empty: any other is refused, so
+// that an emptied database is never seeded again as a new one.
+func prepareFile(path string, mustExist bool) (created bool, err error) {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist) && mustExist:
+		return false, &solidarity.Error{Code: solidarity.ENOTFOUND, File: path, Message: "no database at this path (check --db or $SOLIDARITY_DB)"}
+	case errors.Is(err, os.ErrNotExist):
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, fileMode)
+		if err != nil {
+			return false, &solidarity.Error{Code: solidarity.EINVALID, File: path, Message: "cannot create the database file here"}
+		}
+		return true, f.Close()
+	case err != nil:
+		return false, &solidarity.Error{Code: solidarity.EINVALID, File: path, Message: "cannot read the database file"}
+	case fi.IsDir():
+		return false, &solidarity.Error{Code: solidarity.EINVALID, File: path, Message: "is a directory, not a database file"}
+	case fi.Size() == 0:
+		return false, &solidarity.Error{Code: solidarity.EINVALID, File: path,
+			Message: "the database file is empty (0 bytes): not a solidarity database; restore it from a backup, or remove it to start a new one"}
+	}
+	return false, nil
+}
+
+// migrated reports, for a read-only open, that every embedded migration has been
+// applied: a read-only store cannot migrate, and an older schema would fail later.
+func (s *Store) migrated(ctx context.Context, path string) error {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return internal("migrate", err)
+	}
+	var n int
+	if err := s.write.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
+		if sqliteCode(err)&0xff == sqlite3.SQLITE_NOTADB {
+			return &solidarity.Error{Code: solidarity.EINVALID, File: path, Message: "not a SQLite database"}
+		}
+		return &solidarity.Error{Code: solidarity.EINVALID, File: path, Message: "not a solidarity database (no schema)"}
+	}
+	if n < len(names) {
+		return &solidarity.Error{Code: solidarity.EINVALID, File: path,
+			Message: fmt.Sprintf("the database schema is older than this program (%d of %d migrations): open it once read-write (e.g. with serve) to migrate it", n, len(names))}
+	}
+	return nil
 }
 
 // Close stops the writer, which first commits the appends already queued (appends

@@ -52,6 +52,27 @@ type CaseSummary struct {
 	Closed      time.Time              `json:"closed,omitzero"`
 	Erased      time.Time              `json:"erased,omitzero"`
 	Version     int64                  `json:"version"`
+	// Demonstration: the case belongs to a demonstration's arrival (generated people).
+	Demonstration bool `json:"demonstration,omitempty"`
+}
+
+// labelDemo marks the summaries of cases of a demonstration's arrivals, reading each
+// arrival once.
+func (s *Server) labelDemo(ctx context.Context, cs []CaseSummary) error {
+	demo := map[solidarity.ArrivalID]bool{}
+	for i := range cs {
+		d, ok := demo[cs[i].Arrival]
+		if !ok {
+			a, err := s.cases.Store.Arrival(ctx, cs[i].Arrival)
+			if err != nil {
+				return err
+			}
+			d = a.Demonstration
+			demo[cs[i].Arrival] = d
+		}
+		cs[i].Demonstration = d
+	}
+	return nil
 }
 
 func summarize(r *solidarity.CaseRecord) CaseSummary {
@@ -252,7 +273,11 @@ func (s *Server) arrivalDetail(ctx context.Context, id solidarity.ArrivalID) (*A
 	if counts == nil {
 		counts = map[string]int{}
 	}
-	return &ArrivalDetail{Arrival: a, Counts: counts, Cases: summaries(all)}, all, nil
+	d := &ArrivalDetail{Arrival: a, Counts: counts, Cases: summaries(all)}
+	for i := range d.Cases {
+		d.Cases[i].Demonstration = a.Demonstration
+	}
+	return d, all, nil
 }
 
 func (s *Server) handleArrival(w http.ResponseWriter, r *http.Request) {
@@ -305,6 +330,10 @@ func (s *Server) handleCases(w http.ResponseWriter, r *http.Request) {
 		page.NextAfter = &next
 	}
 	page.Cases = summaries(rs)
+	if err := s.labelDemo(r.Context(), page.Cases); err != nil {
+		s.serviceError(w, r, err)
+		return
+	}
 	writeJSON(w, http.StatusOK, page)
 }
 

@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"solidarity"
@@ -243,6 +245,10 @@ type base struct {
 	// Cases: the server has the case flow and the user may read cases (the arrivals
 	// and deadlines links); AccessLog: and may read the access log.
 	Cases, AccessLog bool
+	// Demonstration, when not empty, is the label of a page that shows demonstration
+	// data (a demonstration cycle, or the case flow and ledger of a server that holds
+	// a demonstration): every such page says so.
+	Demonstration string
 }
 
 func (s *Server) base(r *http.Request, title string) base {
@@ -252,7 +258,56 @@ func (s *Server) base(r *http.Request, title string) base {
 		b.Cases = mayReadCases(u)
 		b.AccessLog = solidarity.Can(u, solidarity.ReadAccessLog, "")
 	}
+	b.Demonstration = s.demonstration(r)
 	return b
+}
+
+// demonstration is the label of a page that shows demonstration data, or "": the
+// pages of a demonstration cycle, and the case-flow and ledger pages of a server
+// whose ledger holds one (their lists mix its arrivals and entries with real ones).
+func (s *Server) demonstration(r *http.Request) string {
+	if y, err := strconv.Atoi(r.PathValue("year")); err == nil && solidarity.IsDemoCycle(y) {
+		return fmt.Sprintf("Cycle %d is a demonstration: generated people and the places pledged for the Diciotti in 2018, not a real pool. Its figures are never part of a real cycle's.", y)
+	}
+	p := r.URL.Path
+	if s.ledger == nil || !(p == "/ledger" || p == "/arrivals" || p == "/deadlines" || p == "/access-log" ||
+		strings.HasPrefix(p, "/relocation") || strings.HasPrefix(p, "/arrivals/") || strings.HasPrefix(p, "/cases/")) {
+		return ""
+	}
+	if y := s.demo.cycle(r.Context(), s.ledger); y != 0 {
+		return fmt.Sprintf("This server holds a demonstration: the arrivals and cases of cycle %d (the Diciotti replay) are generated people, not real cases, and count only in that cycle.", y)
+	}
+	return ""
+}
+
+// demoCache remembers the demonstration cycle of the ledger: found once, for good (the
+// ledger is append-only); not found, looked for again at most every demoRecheck, so
+// that the case-flow pages do not read the ledger's cycles on every request.
+type demoCache struct {
+	mu      sync.Mutex
+	found   int
+	checked time.Time
+}
+
+const demoRecheck = 30 * time.Second
+
+func (c *demoCache) cycle(ctx context.Context, l *ledgersvc.Service) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.found != 0 || (!c.checked.IsZero() && time.Since(c.checked) < demoRecheck) {
+		return c.found
+	}
+	ys, err := l.Cycles(ctx)
+	if err != nil {
+		return 0
+	}
+	c.checked = time.Now()
+	for _, y := range ys {
+		if solidarity.IsDemoCycle(y) {
+			c.found = y
+		}
+	}
+	return c.found
 }
 
 type errorPage struct {
@@ -416,7 +471,11 @@ func (s *Server) cycleLinks(ctx context.Context, current int) []link {
 	slices.Sort(years)
 	var out []link
 	for _, y := range slices.Compact(years) {
-		out = append(out, link{Label: itoa(y), Href: "/pool/" + itoa(y), Current: y == current})
+		label := itoa(y)
+		if solidarity.IsDemoCycle(y) {
+			label += " (demonstration)"
+		}
+		out = append(out, link{Label: label, Href: "/pool/" + itoa(y), Current: y == current})
 	}
 	return out
 }

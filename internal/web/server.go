@@ -70,6 +70,7 @@ type Server struct {
 	tlsConfig       *tls.Config
 	addrLimit       *limiter // WithAddressLimit
 	probe           readyProbe
+	demo            demoCache // whether the ledger holds a demonstration (handlers.go)
 }
 
 // Option configures a Server.
@@ -367,6 +368,12 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 	if err != nil {
 		return err
 	}
+	return s.Serve(ctx, ln, ready)
+}
+
+// Serve serves on ln, which it closes, until ctx ends, then shuts down gracefully.
+// ready, if not nil, is called with the address once requests are accepted.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(net.Addr)) error {
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
 	if s.tlsConfig != nil {

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package sqlite_test
+
+func umask(int) int { return 0 }
