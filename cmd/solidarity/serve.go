@@ -48,8 +48,8 @@ for the login throttle.
 
 --request-budget is the time one request may take (default 30s): a request not answered
 by then is stopped and answered 503 with Retry-After. It must be a positive duration
-(0 is refused, not read as "no limit"); the slowest request, a relocation proposal,
-needs up to two solves of 10 s.
+(0 is refused, not read as "no limit"). The slowest request, a relocation proposal,
+needs up to two solves of 10 s: a budget below 20s is logged as a warning at the start.
 
 Personal records are encrypted with the keys in $SOLIDARITY_KEYS_FILE (or
 $SOLIDARITY_KEYS); a SQLite database without them gets a key file beside it (DB.keys),
@@ -95,6 +95,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--log", Message: "want text or json"}
 	}
 	logger := slog.New(h)
+	if *budget < 2*casesvc.MatchTimeLimit {
+		logger.Warn("the request budget is shorter than the two solves of a relocation proposal: a proposal may be answered 503",
+			slog.Duration("request_budget", *budget), slog.Duration("proposal_needs", 2*casesvc.MatchTimeLimit))
+	}
 
 	// Listen first: a busy port fails the start before anything is created or seeded.
 	ln, err := listen(*addr)

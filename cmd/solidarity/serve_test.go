@@ -29,8 +29,13 @@ func TestServeRequestBudget(t *testing.T) {
 	}
 	defer ln.Close()
 	code, _, errs := run(t, "serve", "--db", db, "--addr", ln.Addr().String(), "--request-budget", "45s")
-	if code == 0 || strings.Contains(errs, "request-budget") || !strings.Contains(errs, "in use") {
+	if code == 0 || strings.Contains(errs, "request-budget") || strings.Contains(errs, "shorter than") || !strings.Contains(errs, "in use") {
 		t.Errorf("--request-budget 45s on a busy port: exit %d: %s", code, errs)
+	}
+	// A budget too short for a relocation proposal starts, with a warning.
+	code, _, errs = run(t, "serve", "--db", db, "--addr", ln.Addr().String(), "--request-budget", "5s")
+	if code == 0 || !strings.Contains(errs, "shorter than the two solves") || !strings.Contains(errs, "in use") {
+		t.Errorf("--request-budget 5s on a busy port: exit %d: %s", code, errs)
 	}
 	if code, out, _ := run(t, "serve", "--help"); code != 0 || !strings.Contains(out, "--request-budget") {
 		t.Errorf("serve --help: exit %d, no --request-budget: %s", code, out)
