@@ -25,6 +25,11 @@ import (
 // article number being written. A list of paragraphs of one article is a list of
 // provisions ("Art. 35(2) APR; Art. 35(5) APR").
 //
+// A recital and an annex are provisions of their own, written "recital 15 AMMR" and
+// "Annex I AMMR" (the annex's number in Roman numerals), listed beside the articles
+// they explain or complete: "Art. 12(2) AMMR; recital 15 AMMR", "Art. 66 AMMR; Annex I
+// AMMR". They have no paragraphs.
+//
 // Entries recorded before this convention keep their legal basis as written: the
 // ledger is append-only and its history is not rewritten. ParseLegalBases accepts only
 // the convention; it is for what the code writes, not for reading old entries.
@@ -107,10 +112,12 @@ func (a Act) Arts(from, to int) LegalBases {
 
 // LegalBasis is one provision of an act: an article, and where it is that precise, a
 // paragraph (or a range of paragraphs), a point (or a range of points) and a
-// subparagraph or sentence.
+// subparagraph or sentence; or a recital, or an annex.
 type LegalBasis struct {
 	Act          Act
 	Article      int
+	Recital      int    // "recital 15": a recital instead of an article
+	Annex        int    // "Annex I": an annex instead of an article, written in Roman numerals
 	Paragraph    int    // 0: the article as a whole
 	ParagraphTo  int    // the last paragraph of a range "(1)–(3)"; 0: no range
 	Point        string // "a"; "": none
@@ -119,8 +126,20 @@ type LegalBasis struct {
 	Sentence     int    // ", 2nd sentence"; 0: none
 }
 
+// Recital returns recital n of a: AMMR.Recital(15) is "recital 15 AMMR".
+func (a Act) Recital(n int) LegalBasis { return LegalBasis{Act: a, Recital: n} }
+
+// Annex returns Annex n of a: AMMR.Annex(1) is "Annex I AMMR".
+func (a Act) Annex(n int) LegalBasis { return LegalBasis{Act: a, Annex: n} }
+
 // String writes b in the convention: "Art. 39(1), 2nd subpara. AMMR".
 func (b LegalBasis) String() string {
+	switch {
+	case b.Recital != 0:
+		return "recital " + strconv.Itoa(b.Recital) + " " + string(b.Act)
+	case b.Annex != 0:
+		return "Annex " + roman(b.Annex) + " " + string(b.Act)
+	}
 	var s strings.Builder
 	s.WriteString("Art. ")
 	s.WriteString(strconv.Itoa(b.Article))
@@ -157,6 +176,16 @@ func (b LegalBasis) Validate() error {
 	switch {
 	case !b.Act.Valid():
 		return bad("unknown act %q (one of %v)", b.Act, Acts())
+	case b.Recital != 0 || b.Annex != 0:
+		switch {
+		case b.Recital < 0 || b.Annex < 0 || b.Recital > 0 && b.Annex > 0 || b.Article != 0:
+			return bad("one provision is an article, a recital or an annex")
+		case b.Annex > maxAnnex:
+			return bad("annex %d: at most %d", b.Annex, maxAnnex)
+		case b != LegalBasis{Act: b.Act, Recital: b.Recital, Annex: b.Annex}:
+			return bad("%s: a recital or an annex has no paragraph, point, subparagraph or sentence", b)
+		}
+		return nil
 	case b.Article <= 0:
 		return bad("article %d: must be positive", b.Article)
 	case b.Paragraph < 0, b.ParagraphTo < 0, b.Subparagraph < 0, b.Sentence < 0:
@@ -182,6 +211,23 @@ func lowerLetters(s string) bool {
 		}
 	}
 	return true
+}
+
+// maxAnnex bounds the number of an annex (the acts cited have at most a few).
+const maxAnnex = 39
+
+// roman writes n (1 to maxAnnex) in Roman numerals.
+func roman(n int) string {
+	var s strings.Builder
+	for _, d := range []struct {
+		v int
+		s string
+	}{{10, "X"}, {9, "IX"}, {5, "V"}, {4, "IV"}, {1, "I"}} {
+		for ; n >= d.v; n -= d.v {
+			s.WriteString(d.s)
+		}
+	}
+	return s.String()
 }
 
 func ordinal(n int) string {
@@ -272,7 +318,24 @@ func ParseLegalBasis(s string) (LegalBasis, error) {
 		if strings.HasPrefix(s, "Arts. ") {
 			return bad("a range of articles is written as a list, each article named (\"Art. 67 AMMR; Art. 68 AMMR\")")
 		}
-		return bad("it does not start with \"Art. \"")
+		if r, ok := strings.CutPrefix(s, "recital "); ok {
+			return parseOther(s, r, bad, func(b *LegalBasis, r string) string {
+				n, r := leadingInt(r)
+				b.Recital = n
+				return r
+			})
+		}
+		if r, ok := strings.CutPrefix(s, "Annex "); ok {
+			return parseOther(s, r, bad, func(b *LegalBasis, r string) string {
+				i := 0
+				for i < len(r) && i < 8 && strings.IndexByte("IVX", r[i]) >= 0 {
+					i++
+				}
+				b.Annex = fromRoman(r[:i])
+				return r[i:]
+			})
+		}
+		return bad("it does not start with \"Art. \", \"recital \" or \"Annex \"")
 	}
 	// The act is what follows the last provision part: find it among the known acts.
 	for _, a := range acts {
@@ -334,6 +397,53 @@ func ParseLegalBasis(s string) (LegalBasis, error) {
 		return bad("it is not written as the convention writes it (" + b.String() + ")")
 	}
 	return b, nil
+}
+
+// parseOther reads a recital or an annex: rest is s after "recital " or "Annex ",
+// number reads the number into b and returns what follows it.
+func parseOther(s, rest string, bad func(string) (LegalBasis, error), number func(*LegalBasis, string) string) (LegalBasis, error) {
+	var b LegalBasis
+	for _, a := range acts {
+		if head, found := strings.CutSuffix(rest, " "+string(a.act)); found {
+			b.Act, rest = a.act, head
+			break
+		}
+	}
+	if b.Act == "" {
+		return bad("it does not end with the short name of a known act (" + actList() + ")")
+	}
+	if rest = number(&b, rest); b.Recital <= 0 && b.Annex <= 0 {
+		return bad("no recital or annex number")
+	}
+	if rest != "" {
+		return bad(fmt.Sprintf("%q left over after the number", rest))
+	}
+	if err := b.Validate(); err != nil {
+		return bad(err.(*Error).Message)
+	}
+	if b.String() != s {
+		return bad("it is not written as the convention writes it (" + b.String() + ")")
+	}
+	return b, nil
+}
+
+// fromRoman reads Roman numerals (I, V, X) up to maxAnnex; 0 for anything else. A
+// non-canonical form ("IIII") reads as its value and fails the write-back check.
+func fromRoman(s string) int {
+	val := map[byte]int{'I': 1, 'V': 5, 'X': 10}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		v := val[s[i]]
+		if i+1 < len(s) && val[s[i+1]] > v {
+			n -= v
+		} else {
+			n += v
+		}
+	}
+	if n <= 0 || n > maxAnnex {
+		return 0
+	}
+	return n
 }
 
 // MustLegalBases is ParseLegalBases for a legal basis written in the code: it panics

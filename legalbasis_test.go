@@ -25,6 +25,11 @@ func TestParseLegalBases(t *testing.T) {
 		"Art. 6(1) Return Directive",
 		"Art. 12(2)(a) CR",
 		"Art. 21(1), 11th subpara. AMMR",
+		"Art. 12(2) AMMR; recital 15 AMMR",
+		"Art. 66 AMMR; Annex I AMMR",
+		"Annex IV AMMR",
+		"Annex XXXIX APR",
+		"recital 1 Dublin III",
 	}
 	for _, s := range good {
 		bs, err := solidarity.ParseLegalBases(s)
@@ -57,6 +62,16 @@ func TestParseLegalBases(t *testing.T) {
 		"Art. 4 Charter":                       "short name",
 		"Art. 57(1) AMMR;Art. 58 AMMR":         "left over",
 		"":                                     "start with",
+		"Art. 12(2), recital 15 AMMR":          "subparagraph or sentence",
+		"Art. 12(2) AMMR, recital 15":          "short name",
+		"Recital 15 AMMR":                      "start with",
+		"recital 15":                           "short name",
+		"recital 015 AMMR":                     "recital or annex number",
+		"recital 15(1) AMMR":                   "left over",
+		"Annex 1 AMMR":                         "recital or annex number",
+		"Annex IIII AMMR":                      "as the convention writes it",
+		"Annex XL AMMR":                        "left over",
+		"Annex I, Regulation (EU) 2024/1351":   "short name",
 	}
 	for s, why := range bad {
 		_, err := solidarity.ParseLegalBases(s)
@@ -71,6 +86,15 @@ func TestParseLegalBases(t *testing.T) {
 	if got := solidarity.AMMR.Art(57, 1).String(); got != "Art. 57(1) AMMR" {
 		t.Errorf("Art: %q", got)
 	}
+	if got := (solidarity.LegalBases{solidarity.AMMR.Art(12, 2), solidarity.AMMR.Recital(15), solidarity.AMMR.Annex(1)}).String(); got != "Art. 12(2) AMMR; recital 15 AMMR; Annex I AMMR" {
+		t.Errorf("Recital, Annex: %q", got)
+	}
+	for _, b := range []solidarity.LegalBasis{{Act: solidarity.AMMR, Recital: 15, Paragraph: 1}, {Act: solidarity.AMMR, Article: 12, Recital: 15},
+		{Act: solidarity.AMMR, Recital: 1, Annex: 1}, {Act: solidarity.AMMR, Annex: 40}, {Act: solidarity.AMMR, Recital: -1}} {
+		if err := b.Validate(); err == nil {
+			t.Errorf("%+v: valid", b)
+		}
+	}
 	if got := (solidarity.LegalBases{solidarity.AMMR.Art(46, 1)}).Join(solidarity.AMMR.Arts(46, 47)...).String(); got != "Art. 46(1) AMMR; Art. 46 AMMR; Art. 47 AMMR" {
 		t.Errorf("Join: %q", got)
 	}
@@ -82,6 +106,12 @@ func TestParseLegalBases(t *testing.T) {
 }
 
 func genLegalBasis(t *rapid.T) solidarity.LegalBasis {
+	switch rapid.IntRange(0, 5).Draw(t, "kind") {
+	case 0:
+		return solidarity.LegalBasis{Act: rapid.SampledFrom(solidarity.Acts()).Draw(t, "act"), Recital: rapid.IntRange(1, 200).Draw(t, "recital")}
+	case 1:
+		return solidarity.LegalBasis{Act: rapid.SampledFrom(solidarity.Acts()).Draw(t, "act"), Annex: rapid.IntRange(1, 39).Draw(t, "annex")}
+	}
 	b := solidarity.LegalBasis{
 		Act:     rapid.SampledFrom(solidarity.Acts()).Draw(t, "act"),
 		Article: rapid.IntRange(1, 999).Draw(t, "article"),
@@ -134,7 +164,8 @@ func TestPropertyLegalBasisRoundTrip(t *testing.T) {
 // written back unchanged.
 func FuzzParseLegalBases(f *testing.F) {
 	for _, s := range []string{"Art. 57(1) AMMR", "Art. 36(1)(b)–(c) AMMR; Art. 41(1) AMMR", "Art. 39(1), 4th subpara. AMMR",
-		"Arts. 67–68", "Art. 8(3), 2nd sentence SR", "Art. 9999(9999)(zzz) Dublin III", "Art. 1(1)–", "Art. (1) AMMR"} {
+		"Arts. 67–68", "Art. 8(3), 2nd sentence SR", "Art. 9999(9999)(zzz) Dublin III", "Art. 1(1)–", "Art. (1) AMMR",
+		"recital 15 AMMR", "Art. 66 AMMR; Annex I AMMR", "Annex XIV APR", "Annex IIX SR"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -74,7 +74,7 @@ func Reference(in []Input) (*Key, error) {
 		return nil, err
 	}
 	ps, gs := effects(in)
-	k := &Key{Name: "ammr-2024", Article: "Art. 66, Annex I, Regulation (EU) 2024/1351"}
+	k := &Key{Name: "ammr-2024", Article: "Art. 66 AMMR; Annex I AMMR"}
 	for i, x := range in {
 		s := new(big.Rat).Mul(ammrPopulationWeight, ps[i])
 		s.Add(s, new(big.Rat).Mul(ammrGDPWeight, gs[i]))
@@ -94,13 +94,13 @@ func FromDatasets(participating []solidarity.MemberState, pop, gdp *solidarity.D
 		if !ok || p.Value == nil {
 			return nil, &solidarity.Error{Code: solidarity.EINVALID, File: pop.ID, Field: "population",
 				Message: fmt.Sprintf("no population figure for %s (%s); the key needs one for every participating state", m, m.Name()),
-				Article: "Art. 66"}
+				Article: "Art. 66 AMMR"}
 		}
 		g, ok := gdp.Get(m)
 		if !ok || g.Value == nil {
 			return nil, &solidarity.Error{Code: solidarity.EINVALID, File: gdp.ID, Field: "gdp",
 				Message: fmt.Sprintf("no GDP figure for %s (%s); the key needs one for every participating state", m, m.Name()),
-				Article: "Art. 66"}
+				Article: "Art. 66 AMMR"}
 		}
 		in = append(in, Input{State: m, Population: p.Value, GDP: g.Value})
 	}

@@ -336,15 +336,15 @@ func overflow(c *solidarity.Cycle, what string) error {
 func check(c *solidarity.Cycle, k *key.Key) error {
 	if c.Reference.Relocations <= 0 {
 		return &solidarity.Error{Code: solidarity.EINVALID, File: c.File, Field: "reference.relocations",
-			Message: "the reference number of relocations must be positive", Article: "Art. 57(1)"}
+			Message: "the reference number of relocations must be positive", Article: "Art. 57(1) AMMR"}
 	}
 	if c.Reference.EUR < 0 || c.Proposal.Relocations < 0 || c.Proposal.EUR < 0 {
 		return &solidarity.Error{Code: solidarity.EINVALID, File: c.File, Field: "reference",
-			Message: "pool numbers must not be negative", Article: "Art. 12(2)"}
+			Message: "pool numbers must not be negative", Article: "Art. 12(2) AMMR"}
 	}
 	if c.EURPerRelocation <= 0 {
 		return &solidarity.Error{Code: solidarity.EINVALID, File: c.File, Field: "eur_per_relocation",
-			Message: "the ratio must be positive", Article: "Art. 12(2), recital 15"}
+			Message: "the ratio must be positive", Article: "Art. 12(2) AMMR; recital 15 AMMR"}
 	}
 	// The key must cover exactly the participating set.
 	in := map[solidarity.MemberState]bool{}
@@ -364,13 +364,13 @@ func check(c *solidarity.Cycle, k *key.Key) error {
 	for _, p := range c.Pledges {
 		if !in[p.State] {
 			return &solidarity.Error{Code: solidarity.EINVALID, File: c.File, Field: "pledge.state",
-				Message: fmt.Sprintf("pledge for %s, which is not in the participating set", p.State), Article: "Art. 57(1)"}
+				Message: fmt.Sprintf("pledge for %s, which is not in the participating set", p.State), Article: "Art. 57(1) AMMR"}
 		}
 	}
 	for _, d := range c.Deductions {
 		if !in[d.State] {
 			return &solidarity.Error{Code: solidarity.EINVALID, File: c.File, Field: "deduction.state",
-				Message: fmt.Sprintf("deduction for %s, which is not in the participating set", d.State), Article: "Arts. 61–62"}
+				Message: fmt.Sprintf("deduction for %s, which is not in the participating set", d.State), Article: "Art. 61 AMMR; Art. 62 AMMR"}
 		}
 	}
 	return nil

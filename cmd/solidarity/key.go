@@ -18,9 +18,10 @@ const keyHelp = `Usage: solidarity key [--key ammr|2015] [--participating SET] [
 
 Computes a distribution key with exact rational arithmetic.
 
-  --key ammr   the reference key of Art. 66 and Annex I of Regulation (EU) 2024/1351:
-               50 % population share + 50 % GDP share over the participating states
-               (default: the 26 states bound by Part IV, EU-27 without Denmark).
+  --key ammr   the reference key of the AMMR, Regulation (EU) 2024/1351 (Art. 66 AMMR;
+               Annex I AMMR): 50 % population share + 50 % GDP share over the
+               participating states (default: the 26 states bound by Part IV, EU-27
+               without Denmark).
   --key 2015   the 2015 relocation key (40 % population, 40 % GDP, 10 % inverse past
                asylum effort, 10 % inverse unemployment, corrective effects capped at
                30 %), for historical replays. It needs --inputs: a CSV with the header

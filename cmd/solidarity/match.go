@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -230,25 +231,32 @@ func runMatchExport(args []string, stdout, stderr io.Writer) error {
 	return writeOut(*out, stdout, func(w io.Writer) error { return write(w, m) })
 }
 
-// writeOut writes to a file (created whole or not at all) or to stdout.
+// writeOut writes to a file (created whole or not at all, the owner's only: 0600, as
+// a ledger export) or to stdout.
 func writeOut(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "" {
 		return write(stdout)
 	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := os.CreateTemp(dirOf(path), ".match-*") // mode 0600
 	if err != nil {
 		return &solidarity.Error{Code: solidarity.EINVALID, File: path, Message: "cannot create the output file"}
 	}
-	err = write(f)
+	bw := bufio.NewWriter(f)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = os.Rename(f.Name(), path)
 	}
 	if err != nil {
-		os.Remove(tmp)
+		os.Remove(f.Name())
 		return err
 	}
 	return nil

@@ -24,7 +24,7 @@ import (
 )
 
 const serveHelp = `Usage: solidarity serve [--addr 127.0.0.1:8080] [--db DSN] [--demo] [--cycle YEAR] [--log text|json] [--apply-missed 1h]
-       [--tls-cert FILE --tls-key FILE] [--trusted-proxy CIDR[,CIDR]]
+       [--tls-cert FILE --tls-key FILE] [--trusted-proxy CIDR[,CIDR]] [--request-budget 30s]
 
 Serves the pool dashboard (table and map of Europe coloured by fair share, coverage or
 pledge type) with live balances from the ledger, a page per state with its pledges,
@@ -46,6 +46,11 @@ PostgreSQL database gets one only with --demo.
 X-Forwarded-Proto makes the session cookie Secure and X-Forwarded-For names the client
 for the login throttle.
 
+--request-budget is the time one request may take (default 30s): a request not answered
+by then is stopped and answered 503 with Retry-After. It must be a positive duration
+(0 is refused, not read as "no limit"). The slowest request, a relocation proposal,
+needs up to two solves of 10 s: a budget below 20s is logged as a warning at the start.
+
 Personal records are encrypted with the keys in $SOLIDARITY_KEYS_FILE (or
 $SOLIDARITY_KEYS); a SQLite database without them gets a key file beside it (DB.keys),
 a PostgreSQL database refuses to start. The server reloads the key file on SIGHUP and
@@ -63,11 +68,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	tlsKey := fs.String("tls-key", "", "the private key of --tls-cert, a PEM `file`")
 	trusted := fs.String("trusted-proxy", "", "believe X-Forwarded-Proto and X-Forwarded-For from these `CIDRs` (comma-separated)")
 	applyEvery := fs.Duration("apply-missed", 0, "apply the consequences of missed time limits every `interval` (0: only on request)")
+	budget := fs.Duration("request-budget", web.DefaultRequestBudget, "the `time` one request may take before it is answered 503 (positive)")
 	if err := parse(fs, args, false); err != nil {
 		return err
 	}
 	if !slices.Contains(cyclefile.Shipped(), *year) {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--cycle", Message: fmt.Sprintf("no shipped cycle %d (shipped: %v)", *year, cyclefile.Shipped())}
+	}
+	if *budget <= 0 {
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--request-budget", Message: fmt.Sprintf("%v: the budget of a request is a positive duration such as 30s", *budget)}
 	}
 	proxies, err := web.ParseTrustedProxies(*trusted)
 	if err != nil {
@@ -86,6 +95,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--log", Message: "want text or json"}
 	}
 	logger := slog.New(h)
+	if *budget < 2*casesvc.MatchTimeLimit {
+		logger.Warn("the request budget is shorter than the two solves of a relocation proposal: a proposal may be answered 503",
+			slog.Duration("request_budget", *budget), slog.Duration("proposal_needs", 2*casesvc.MatchTimeLimit))
+	}
 
 	// Listen first: a busy port fails the start before anything is created or seeded.
 	ln, err := listen(*addr)
@@ -144,7 +157,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// The server serves shipped reference data only: a request must never reach files
 	// on disk.
 	srv, err := web.New(&catalog.Catalog{}, logger, *year, web.WithLedger(svc), web.WithCases(cases),
-		web.WithTrustedProxies(proxies), web.WithTLS(*tlsCert, *tlsKey))
+		web.WithTrustedProxies(proxies), web.WithTLS(*tlsCert, *tlsKey), web.WithRequestBudget(*budget))
 	if err != nil {
 		return err
 	}

@@ -333,7 +333,7 @@ func (v *validator) cycle(f *file) *solidarity.Cycle {
 		v.fail("", "year", "", "a demonstration cycle is numbered %d to %d (got %d), apart from every pool year", solidarity.DemoCycleBase, solidarity.DemoCycleBase+999, f.Year)
 	case f.Demonstration:
 	case f.Year < 2024 || f.Year > 2200:
-		v.fail("", "year", "Art. 57(1)", "year %d is not a pool year (2024 or later)", f.Year)
+		v.fail("", "year", "Art. 57(1) AMMR", "year %d is not a pool year (2024 or later)", f.Year)
 	}
 	if c.Deadline.IsZero() && f.Year > 0 {
 		// Art. 60(3): non-financial pledges are implemented before the end of the year.
@@ -341,7 +341,7 @@ func (v *validator) cycle(f *file) *solidarity.Cycle {
 	}
 	if f.EURPerRelocation != nil {
 		if *f.EURPerRelocation <= 0 || *f.EURPerRelocation > 1_000_000_000 {
-			v.fail("", "eur_per_relocation", "Art. 12(2), recital 15", "must be a positive number of euros up to 1 000 000 000")
+			v.fail("", "eur_per_relocation", "Art. 12(2) AMMR; recital 15 AMMR", "must be a positive number of euros up to 1 000 000 000")
 		} else {
 			c.EURPerRelocation = solidarity.EUR(*f.EURPerRelocation)
 		}
@@ -379,18 +379,18 @@ func (v *validator) cycle(f *file) *solidarity.Cycle {
 			}
 		}
 	}
-	c.Proposal = v.numbers("proposal", f.Proposal, "Art. 12(2)")
-	c.Reference = v.numbers("reference", f.Reference, "Art. 57(1)")
+	c.Proposal = v.numbers("proposal", f.Proposal, "Art. 12(2) AMMR")
+	c.Reference = v.numbers("reference", f.Reference, "Art. 57(1) AMMR")
 	if c.Reference.Relocations <= 0 {
-		v.fail("reference", "relocations", "Art. 57(1)", "the reference number of relocations is required and must be positive")
+		v.fail("reference", "relocations", "Art. 57(1) AMMR", "the reference number of relocations is required and must be positive")
 	}
 	if !f.Reference.EUR.set {
-		v.fail("reference", "eur", "Art. 57(1)", "the reference amount in euro is required (relocations × %s keeps the ratio of recital 15)", c.EURPerRelocation)
+		v.fail("reference", "eur", "Art. 57(1) AMMR", "the reference amount in euro is required (relocations × %s keeps the ratio of recital 15)", c.EURPerRelocation)
 	}
 	if f.SAR != nil {
 		r, err := parseShare(f.SAR.Share)
 		if err != nil {
-			v.fail("sar", "share", "Art. 57(2)", "%v", err)
+			v.fail("sar", "share", "Art. 57(2) AMMR", "%v", err)
 		}
 		c.SARShare, c.SARFact = r, v.fact("sar", f.SAR.fileFact)
 	}
@@ -420,16 +420,16 @@ func (v *validator) cycle(f *file) *solidarity.Cycle {
 		path := fmt.Sprintf("deduction[%d]", i)
 		m := v.state(path, "state", d.State)
 		if perState[m]++; perState[m] > MaxDeductionsPerState {
-			v.fail(path, "state", "Arts. 61–62", "more than %d deductions for %s, the limit of one cycle", MaxDeductionsPerState, m)
+			v.fail(path, "state", "Art. 61 AMMR; Art. 62 AMMR", "more than %d deductions for %s, the limit of one cycle", MaxDeductionsPerState, m)
 		}
 		if m != "" && !inSet(m) {
-			v.fail(path, "state", "Arts. 61–62", "deduction for %s, which is not in the participating set", m)
+			v.fail(path, "state", "Art. 61 AMMR; Art. 62 AMMR", "deduction for %s, which is not in the participating set", m)
 		}
 		if d.Date.IsZero() {
-			v.fail(path, "date", "Art. 61(4)", "a deduction needs the date of the decision")
+			v.fail(path, "date", "Art. 61(4) AMMR", "a deduction needs the date of the decision")
 		}
 		if d.Act == "" {
-			v.fail(path, "act", "Art. 61(4)", "a deduction needs the legal act that decided it")
+			v.fail(path, "act", "Art. 61(4) AMMR", "a deduction needs the legal act that decided it")
 		}
 		ded := solidarity.Deduction{State: m, Date: d.Date, Full: d.Full, Act: d.Act, Article: d.Article,
 			Relocations: d.Relocations, Fact: v.fact(path, d.fileFact)}
@@ -442,20 +442,20 @@ func (v *validator) cycle(f *file) *solidarity.Cycle {
 			r, err := parseShare(d.Fraction)
 			switch {
 			case err != nil:
-				v.fail(path, "fraction", "Arts. 61–62", "a partial deduction is a fraction in (0, 1]: %v", err)
+				v.fail(path, "fraction", "Art. 61 AMMR; Art. 62 AMMR", "a partial deduction is a fraction in (0, 1]: %v", err)
 			case r.Sign() == 0:
-				v.fail(path, "fraction", "Arts. 61–62", "a partial deduction is a fraction in (0, 1]: %q", d.Fraction)
+				v.fail(path, "fraction", "Art. 61 AMMR; Art. 62 AMMR", "a partial deduction is a fraction in (0, 1]: %q", d.Fraction)
 			}
 			ded.Fraction = r
 		}
 		if d.Relocations != 0 {
 			kinds++
 			if d.Relocations < 0 || d.Relocations > solidarity.MaxRelocations {
-				v.fail(path, "relocations", "Arts. 61–62", "a deduction is between 1 and %d relocations", solidarity.MaxRelocations)
+				v.fail(path, "relocations", "Art. 61 AMMR; Art. 62 AMMR", "a deduction is between 1 and %d relocations", solidarity.MaxRelocations)
 			}
 		}
 		if kinds != 1 {
-			v.fail(path, "full", "Arts. 61–62", "a deduction is exactly one of full = true, fraction = \"…\" or relocations = N")
+			v.fail(path, "full", "Art. 61 AMMR; Art. 62 AMMR", "a deduction is exactly one of full = true, fraction = \"…\" or relocations = N")
 		}
 		c.Deductions = append(c.Deductions, ded)
 	}
@@ -463,11 +463,11 @@ func (v *validator) cycle(f *file) *solidarity.Cycle {
 		path := fmt.Sprintf("pledge[%d]", i)
 		m := v.state(path, "state", p.State)
 		if m != "" && !inSet(m) {
-			v.fail(path, "state", "Art. 57(1)", "pledge for %s, which is not in the participating set", m)
+			v.fail(path, "state", "Art. 57(1) AMMR", "pledge for %s, which is not in the participating set", m)
 		}
 		t := solidarity.PledgeType(p.Type)
 		if !t.Valid() {
-			v.fail(path, "type", "Art. 56(2)", "pledge type %q is not one of %v", p.Type, solidarity.PledgeTypes())
+			v.fail(path, "type", "Art. 56(2) AMMR", "pledge type %q is not one of %v", p.Type, solidarity.PledgeTypes())
 		}
 		pl := solidarity.Pledge{State: m, Type: t, Relocations: p.Relocations, EUR: p.EUR.cents, Date: p.Date, Fact: v.fact(path, p.fileFact)}
 		switch {
@@ -477,17 +477,17 @@ func (v *validator) cycle(f *file) *solidarity.Cycle {
 			}
 		case t.InUnits():
 			if p.EUR.set {
-				v.fail(path, "eur", "Art. 56(2)", "a %s pledge is counted in relocations, not euros", t)
+				v.fail(path, "eur", "Art. 56(2) AMMR", "a %s pledge is counted in relocations, not euros", t)
 			}
 			if p.Relocations <= 0 || p.Relocations > solidarity.MaxRelocations {
-				v.fail(path, "relocations", "Art. 56(2)", "a %s pledge needs a number of relocations between 1 and %d", t, solidarity.MaxRelocations)
+				v.fail(path, "relocations", "Art. 56(2) AMMR", "a %s pledge needs a number of relocations between 1 and %d", t, solidarity.MaxRelocations)
 			}
 		default:
 			if p.Relocations != 0 {
-				v.fail(path, "relocations", "Art. 56(2)", "a %s pledge is counted in euros, not relocations", t)
+				v.fail(path, "relocations", "Art. 56(2) AMMR", "a %s pledge is counted in euros, not relocations", t)
 			}
 			if !p.EUR.set || p.EUR.cents <= 0 {
-				v.fail(path, "eur", "Art. 56(2)", "a %s pledge needs a positive amount in euros", t)
+				v.fail(path, "eur", "Art. 56(2) AMMR", "a %s pledge needs a positive amount in euros", t)
 			}
 		}
 		c.Pledges = append(c.Pledges, pl)
