@@ -43,7 +43,7 @@ func (s *Server) withBudget(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), d)
 		defer cancel()
-		bw := &budgetWriter{w: w, ctx: ctx, s: s, r: r}
+		bw := &budgetWriter{w: w, ctx: ctx, s: s, r: r, h: w.Header().Clone()}
 		done := make(chan struct{})
 		panicked := make(chan any, 1)
 		go func() {
@@ -76,7 +76,11 @@ func (s *Server) withBudget(next http.Handler) http.Handler {
 // budgetWriter passes a handler's answer through until the budget runs out, then
 // answers 503 itself unless the handler had begun answering.
 type budgetWriter struct {
-	w       http.ResponseWriter
+	w http.ResponseWriter
+	// h is the handler's own header map, copied into w's when it answers: the 503
+	// is written from another goroutine, and two writers of one map would end the
+	// process, not just the request.
+	h       http.Header
 	ctx     context.Context
 	s       *Server
 	r       *http.Request
@@ -85,7 +89,7 @@ type budgetWriter struct {
 	expired bool // the budget ran out first: the 503 is written, the rest is dropped
 }
 
-func (b *budgetWriter) Header() http.Header { return b.w.Header() }
+func (b *budgetWriter) Header() http.Header { return b.h }
 
 func (b *budgetWriter) WriteHeader(code int) {
 	b.mu.Lock()
@@ -98,6 +102,11 @@ func (b *budgetWriter) WriteHeader(code int) {
 		return
 	}
 	b.wrote = true
+	h := b.w.Header()
+	clear(h)
+	for k, v := range b.h {
+		h[k] = v
+	}
 	b.w.WriteHeader(code)
 }
 
@@ -131,12 +140,9 @@ func (b *budgetWriter) expire() {
 // over writes the 503; b.mu is held.
 func (b *budgetWriter) over() {
 	b.expired = true
+	// w's headers are still those set before the handler ran (the handler's own are
+	// in b.h): the security headers stay.
 	h := b.w.Header()
-	for k := range h {
-		if k != "Content-Security-Policy" && k != "X-Content-Type-Options" && k != "Referrer-Policy" {
-			delete(h, k) // whatever the handler had set for its own answer
-		}
-	}
 	h.Set("Retry-After", strconv.Itoa(int(RetryAfter/time.Second)))
 	writeJSON(b.w, http.StatusServiceUnavailable, map[string]APIError{"error": {Code: CodeUnavailable,
 		Message: "the server could not answer within the time it gives one request; try again later"}})

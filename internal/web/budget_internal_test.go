@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -58,5 +59,32 @@ func TestBudgetStopsWork(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("the handler went on working after the client left")
+	}
+}
+
+// TestBudgetHeadersRace: a handler still setting its headers when the budget runs out
+// must not share a header map with the 503 being written (a concurrent map write
+// would end the whole process). Run with -race.
+func TestBudgetHeadersRace(t *testing.T) {
+	busy := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for i := 0; r.Context().Err() == nil; i++ {
+			w.Header().Set("X-Work", strconv.Itoa(i))
+		}
+		w.Header().Set("X-Late", "1")
+		w.WriteHeader(http.StatusOK)
+	})
+	s := &Server{Logger: slog.New(slog.DiscardHandler), budget: 2 * time.Millisecond}
+	ts := httptest.NewServer(s.withBudget(busy))
+	defer ts.Close()
+	for range 20 {
+		res, err := http.Get(ts.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("X-Work") != "" {
+			t.Fatalf("%d %v, want 503 without the handler's headers", res.StatusCode, res.Header)
+		}
 	}
 }
