@@ -865,6 +865,29 @@ func testFind(t *testing.T, h Harness) {
 			t.Fatal(err)
 		}
 		sameEntries(t, fmt.Sprintf("Find(%d, %v)", tc.cycle, tc.types), got, want)
+		for _, after := range []int64{0, 1, 7, 12, 23, 24, 30} {
+			var wantAfter []*solidarity.Entry
+			for _, e := range want {
+				if e.Seq > after {
+					wantAfter = append(wantAfter, e)
+				}
+			}
+			got, err := s.FindAfter(ctx, tc.cycle, after, tc.types...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameEntries(t, fmt.Sprintf("FindAfter(%d, %d, %v)", tc.cycle, after, tc.types), got, wantAfter)
+		}
+	}
+	for _, e := range everything {
+		if h, err := s.EntryHash(ctx, e.Seq); err != nil || h != e.Hash {
+			t.Fatalf("EntryHash(%d) = %q, %v; want %q", e.Seq, h, err, e.Hash)
+		}
+	}
+	for _, seq := range []int64{0, -1, int64(len(everything)) + 1} {
+		if h, err := s.EntryHash(ctx, seq); err != nil || h != "" {
+			t.Fatalf("EntryHash(%d) of no entry = %q, %v", seq, h, err)
+		}
 	}
 }
 
