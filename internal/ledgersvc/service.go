@@ -418,7 +418,10 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 				done = x
 			}
 		}
-		c, _ := st.assemble()
+		c, err := st.assemble()
+		if err != nil {
+			return err
+		}
 		var pledged, have, add int64
 		ok := true
 		for _, pl := range c.Pledges {

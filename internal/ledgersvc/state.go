@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"math/big"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"solidarity"
+	"solidarity/internal/bound"
 	"solidarity/internal/cyclefile"
 )
 
@@ -309,7 +309,13 @@ func (st *state) assemble() (*solidarity.Cycle, error) {
 		d := solidarity.Deduction{State: e.State, Date: e.At, Full: p.Full, Relocations: p.Relocations, Act: p.Act,
 			Article: p.Article, Fact: solidarity.Fact{Source: fmt.Sprintf("ledger entry %d (%s)", e.Seq, e.Ref), Certainty: "V"}}
 		if p.Fraction != "" {
-			d.Fraction, _ = new(big.Rat).SetString(p.Fraction)
+			// bound.Rat, as checkExtent read it when the entry was written: never
+			// big.Rat.SetString on stored text (issue 12).
+			f, err := bound.Rat("fraction", p.Fraction, true, bound.Numbers{})
+			if err != nil {
+				return nil, fmt.Errorf("ledger entry %d (%s): %w", e.Seq, e.Ref, err)
+			}
+			d.Fraction = f
 		}
 		c.Deductions = append(c.Deductions, d)
 	}
