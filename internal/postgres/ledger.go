@@ -95,14 +95,41 @@ func (s *Store) Head(ctx context.Context) (int64, string, error) {
 	return seq, hash, nil
 }
 
-// Find implements solidarity.View on the committed state.
+// Find implements solidarity.View on the committed state, in one snapshot.
 func (s *Store) Find(ctx context.Context, cycle int, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
-	return view{s.pool}.Find(ctx, cycle, types...)
+	return view{snapshot{s.pool}}.Find(ctx, cycle, types...)
 }
 
-// FindAfter implements solidarity.View on the committed state.
+// FindAfter implements solidarity.View on the committed state, in one snapshot.
 func (s *Store) FindAfter(ctx context.Context, cycle int, afterSeq int64, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
-	return view{s.pool}.FindAfter(ctx, cycle, afterSeq, types...)
+	return view{snapshot{s.pool}}.FindAfter(ctx, cycle, afterSeq, types...)
+}
+
+// snapshot sends a pipeline of several queries in one REPEATABLE READ, READ ONLY
+// transaction, in the same round trip. Under READ COMMITTED each statement of a
+// pipeline has a snapshot of its own, so Find's query of one type could miss an entry
+// that a later query of another type, after the commit of both, sees: a state read
+// from it would lack an entry below its last, which the ledger service's cached state
+// (extended only after its last entry) would never read again. The writer's view
+// needs none: it holds the head row's lock, so nothing commits under it.
+type snapshot struct{ q batcher }
+
+func (s snapshot) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	if len(b.QueuedQueries) < 2 {
+		return s.q.SendBatch(ctx, b)
+	}
+	tb := &pgx.Batch{}
+	tb.Queue(`BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY`)
+	for _, q := range b.QueuedQueries {
+		tb.Queue(q.SQL, q.Arguments...)
+	}
+	tb.Queue(`COMMIT`) // its result is read by the caller's Close
+	br := s.q.SendBatch(ctx, tb)
+	if _, err := br.Exec(); err != nil {
+		br.Close()
+		return failedResults{err}
+	}
+	return br
 }
 
 // EntryHash implements solidarity.View on the committed state.
