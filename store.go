@@ -96,6 +96,13 @@ type View interface {
 	// sequence order. Services use it for the small types (cycles, statuses, pledges,
 	// deductions, offsets), never for deliveries, which can number millions.
 	Find(ctx context.Context, cycle int, types ...EntryType) ([]*Entry, error)
+	// FindAfter is Find of the entries with a sequence number above afterSeq: what
+	// was added to a cycle since a state read from entries up to afterSeq.
+	FindAfter(ctx context.Context, cycle int, afterSeq int64, types ...EntryType) ([]*Entry, error)
+	// EntryHash returns the hash of the entry with sequence number seq, or "" when
+	// there is none: one indexed lookup. Since each hash seals its predecessor's, an
+	// unchanged hash at seq means every entry up to seq is unchanged.
+	EntryHash(ctx context.Context, seq int64) (string, error)
 	// Totals returns the delivery totals of a cycle, one row per state that delivered.
 	Totals(ctx context.Context, cycle int) ([]Totals, error)
 	// Allocated counts the open cases allocated to m whose arrival counts in

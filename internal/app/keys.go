@@ -154,5 +154,6 @@ func Cases(svc *ledgersvc.Service, keys *keyring.Keyring) (*casesvc.Service, err
 	}
 	c := casesvc.New(st, keys)
 	c.Now = func() time.Time { return svc.Now() }
+	c.Ledger = svc
 	return c, nil
 }

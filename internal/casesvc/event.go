@@ -11,7 +11,6 @@ import (
 	"solidarity"
 	"solidarity/arrival"
 	"solidarity/cases"
-	"solidarity/internal/ledgersvc"
 	"solidarity/ledger"
 )
 
@@ -326,7 +325,7 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 		final.Type, final.State = solidarity.RelocationDelivered, m
 		final.LegalBasis = article + "; Art. 67 AMMR; Art. 68 AMMR"
 		fill = func(v solidarity.View) error {
-			pledged, delivered, err := ledgersvc.RelocationRoom(ctx, v, final.Cycle, m)
+			pledged, delivered, err := s.Ledger.RelocationRoom(ctx, v, final.Cycle, m)
 			if err != nil {
 				return err
 			}
@@ -503,7 +502,7 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 	e := allocationEntry(ctx, r, id, m)
 	e.At = now
 	out, replayed, err := s.Store.AppendCase(ctx, idemKey, e, &solidarity.CaseWrite{Update: group}, func(v solidarity.View) error {
-		pledged, delivered, err := ledgersvc.RelocationRoom(ctx, v, year, m)
+		pledged, delivered, err := s.Ledger.RelocationRoom(ctx, v, year, m)
 		if err != nil {
 			return err
 		}

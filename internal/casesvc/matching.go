@@ -12,7 +12,6 @@ import (
 	"solidarity"
 	"solidarity/arrival"
 	"solidarity/cases"
-	"solidarity/internal/ledgersvc"
 	"solidarity/match"
 	"solidarity/rules"
 )
@@ -314,7 +313,7 @@ func (s *Service) build(ctx context.Context, year int) (*matching, error) {
 	if err := s.readForMatching(ctx, cs); err != nil {
 		return nil, err
 	}
-	pledges, err := ledgersvc.RelocationPledges(ctx, s.Store, year)
+	pledges, err := s.Ledger.RelocationPledges(ctx, s.Store, year)
 	if err != nil {
 		return nil, err
 	}

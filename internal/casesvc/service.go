@@ -28,6 +28,7 @@ import (
 	"solidarity/cases"
 	"solidarity/deadline"
 	"solidarity/internal/keyring"
+	"solidarity/internal/ledgersvc"
 	"solidarity/ledger"
 	"solidarity/procedure"
 	"solidarity/rules"
@@ -65,6 +66,9 @@ type Service struct {
 	Procedure procedure.Params
 	Rates     procedure.Rates
 	Now       func() time.Time
+	// Ledger, when set (the ledger service on the same store), answers the relocation
+	// pledges from its cached state of the cycle rather than reading every pledge.
+	Ledger *ledgersvc.Service
 }
 
 // New returns a service with the spec's parameters and the real clock.

@@ -118,7 +118,12 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 	if err != nil {
 		return nil, err
 	}
-	st, err := loadAsOf(ctx, s.Store, year, cut)
+	var st *state
+	if cut.IsZero() {
+		st, err = s.load(ctx, s.Store, year)
+	} else {
+		st, err = loadAsOf(ctx, s.Store, year, cut)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -92,3 +92,49 @@ func benchmarkBalances(b *testing.B, asOf time.Time) {
 	}
 	b.ReportMetric(float64(n), "entries")
 }
+
+// BenchmarkDeliveryCheck measures one delivery's rule check in the writer with 2 000
+// pledge entries in the cycle (SOLIDARITY_BENCH_PLEDGES): a delivery beyond the
+// state's pledge, refused by the check, so that nothing is committed and the time is
+// the check's — reading what the ledger says of the cycle (the cycle and the pledges),
+// the delivery totals, and comparing. Read from scratch, its cost grows with the
+// pledge changes of the cycle; from the service's cached state, it reads the entries
+// added since (none here) after one lookup of the last one's hash.
+func BenchmarkDeliveryCheck(b *testing.B) {
+	name := backend
+	if name == "" {
+		name = "sqlite"
+	}
+	b.Run(name, func(b *testing.B) {
+		n := 2_000
+		if v, err := strconv.Atoi(os.Getenv("SOLIDARITY_BENCH_PLEDGES")); err == nil && v > 0 {
+			n = v
+		}
+		f := newBenchFixture(b)
+		states := []solidarity.MemberState{"DE", "FR", "ES", "NL", "AT", "BE", "PL", "SE"}
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range 32 {
+			wg.Go(func() {
+				for {
+					i := next.Add(1)
+					if i > int64(n) {
+						return
+					}
+					m := states[int(i)%len(states)]
+					if _, _, err := f.svc.Pledge(f.coord, 2027, m, solidarity.PledgePayload{Type: solidarity.RelocationApplicants, Relocations: 100 + i}, ""); err != nil {
+						panic(err)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		over := solidarity.DeliveryPayload{Relocations: 1_000_000}
+		for b.Loop() {
+			if _, _, err := f.svc.Deliver(f.coord, 2027, "DE", solidarity.RelocationDelivered, over, ""); solidarity.ErrorCode(err) != solidarity.ECONFLICT {
+				b.Fatalf("delivery beyond the pledge: %v", err)
+			}
+		}
+		b.ReportMetric(float64(n), "pledges")
+	})
+}

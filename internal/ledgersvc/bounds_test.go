@@ -2,7 +2,9 @@ package ledgersvc_test
 
 import (
 	"math"
+	"strings"
 	"testing"
+	"time"
 
 	"solidarity"
 )
@@ -177,5 +179,34 @@ func TestPledgeNoneReplaces(t *testing.T) {
 		if !known || reloc != step.reloc || fin != step.fin {
 			t.Fatalf("after %+v: known %v, relocations %d, financial %s; want %d, %s", step.p, known, reloc, fin, step.reloc, step.fin)
 		}
+	}
+}
+
+// Issue 12: a stored deduction's fraction is read with bound.Rat, as checkExtent read
+// it when the service wrote it, never big.Rat.SetString: an entry written around the
+// service with "1e-1000000" (32 ms and 0.7 MB of SetString on every read) or a
+// hexadecimal fraction makes the balances fail with EINVALID naming the field and the
+// entry, rather than be read.
+func TestStoredDeductionFractionBounded(t *testing.T) {
+	for _, fraction := range []string{"1e-1000000", "0x1p-1", "1/2"} {
+		t.Run(fraction, func(t *testing.T) {
+			f := newFixture(t)
+			e := &solidarity.Entry{Cycle: 2027, Type: solidarity.DeductionDecided, State: "DE", Ref: "DED-2027-DE-1",
+				Actor: "around the service", At: f.now, LegalBasis: "Art. 61(4) AMMR",
+				Payload: []byte(`{"article":"Art. 61","granted":true,"fraction":"` + fraction + `","act":"CID 1"}`)}
+			if _, _, err := f.svc.Store.Append(f.coord, "", e, nil); err != nil {
+				t.Fatal(err)
+			}
+			_, err := f.svc.Balances(as(auditor), 2027, time.Time{})
+			if fraction == "1/2" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if code(err) != solidarity.EINVALID || !strings.Contains(err.Error(), "fraction") || !strings.Contains(err.Error(), "DED-2027-DE-1") {
+				t.Fatalf("balances with a stored fraction %q: %v, want EINVALID naming the fraction and the entry", fraction, err)
+			}
+		})
 	}
 }

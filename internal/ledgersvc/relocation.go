@@ -12,7 +12,13 @@ import (
 // it has delivered so far. The case flow uses it to allocate people only to states with
 // room left, and to flag a transfer beyond the pledge as an over-delivery.
 func RelocationRoom(ctx context.Context, v solidarity.View, year int, m solidarity.MemberState) (pledged, delivered int64, err error) {
-	st, err := load(ctx, v, year, deliveryTypes...)
+	return (*Service)(nil).RelocationRoom(ctx, v, year, m)
+}
+
+// RelocationRoom is the package's RelocationRoom from the service's cached state of
+// the cycle (cache.go); on a nil service, from scratch.
+func (s *Service) RelocationRoom(ctx context.Context, v solidarity.View, year int, m solidarity.MemberState) (pledged, delivered int64, err error) {
+	st, err := s.loadDelivery(ctx, v, year)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -48,7 +54,13 @@ type RelocationPledge struct {
 // relocations for a cycle (a pledge above zero), in protocol order, with its
 // deliveries: the places the matching engine may propose.
 func RelocationPledges(ctx context.Context, v solidarity.View, year int) ([]RelocationPledge, error) {
-	st, err := load(ctx, v, year, deliveryTypes...)
+	return (*Service)(nil).RelocationPledges(ctx, v, year)
+}
+
+// RelocationPledges is the package's RelocationPledges from the service's cached state
+// of the cycle; on a nil service, from scratch.
+func (s *Service) RelocationPledges(ctx context.Context, v solidarity.View, year int) ([]RelocationPledge, error) {
+	st, err := s.loadDelivery(ctx, v, year)
 	if err != nil {
 		return nil, err
 	}
@@ -77,4 +89,13 @@ func RelocationPledges(ctx context.Context, v solidarity.View, year int) ([]Relo
 		}
 	}
 	return out, nil
+}
+
+// loadDelivery loads the state of a cycle from deliveryTypes: through the cache of s,
+// or from scratch when s is nil.
+func (s *Service) loadDelivery(ctx context.Context, v solidarity.View, year int) (*state, error) {
+	if s == nil {
+		return load(ctx, v, year, deliveryTypes...)
+	}
+	return s.load(ctx, v, year, deliveryTypes...)
 }

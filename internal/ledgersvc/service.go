@@ -41,6 +41,7 @@ type Service struct {
 	Now     func() time.Time
 
 	verified atomic.Pointer[ledger.Verification] // the last full verification
+	states   stateCache                          // the states last read (cache.go)
 }
 
 // New returns a service with the real clock.
@@ -100,7 +101,7 @@ func (s *Service) appendReading(ctx context.Context, idemKey string, e *solidari
 		if check == nil {
 			return nil
 		}
-		st, err := load(ctx, v, e.Cycle, types...)
+		st, err := s.load(ctx, v, e.Cycle, types...)
 		if err != nil {
 			return err
 		}
@@ -417,7 +418,10 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 				done = x
 			}
 		}
-		c, _ := st.assemble()
+		c, err := st.assemble()
+		if err != nil {
+			return err
+		}
 		var pledged, have, add int64
 		ok := true
 		for _, pl := range c.Pledges {

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/big"
+	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"solidarity"
+	"solidarity/internal/bound"
 	"solidarity/internal/cyclefile"
 )
 
@@ -27,7 +29,13 @@ type state struct {
 	pledges  map[pledgeKey]solidarity.PledgePayload // the latest per state and type
 	statuses map[solidarity.MemberState]*solidarity.Entry
 	byRef    map[solidarity.EntryType]map[string]*solidarity.Entry
+	// tail is shared by the states whose entries share one array: how much of it
+	// some state holds, so that an extension appends in place only after the last
+	// (nil for a state as of a past time, which is never extended).
+	tail *tail
 }
+
+type tail struct{ claimed atomic.Int64 }
 
 // smallTypes are the entry types a rule check or a balance reads in full.
 var smallTypes = []solidarity.EntryType{solidarity.CycleCreated, solidarity.CycleAmended, solidarity.StatusDecided,
@@ -41,7 +49,7 @@ var deliveryTypes = []solidarity.EntryType{solidarity.CycleCreated, solidarity.C
 	solidarity.PledgeMade, solidarity.PledgeChanged}
 
 // load reads what the ledger says about a cycle from the entries of the given types
-// (smallTypes when none).
+// (smallTypes when none), from scratch.
 func load(ctx context.Context, v solidarity.View, year int, types ...solidarity.EntryType) (*state, error) {
 	return loadAsOf(ctx, v, year, time.Time{}, types...)
 }
@@ -61,41 +69,103 @@ func loadAsOf(ctx context.Context, v solidarity.View, year int, asOf time.Time, 
 	if !asOf.IsZero() {
 		es = upTo(es, asOf)
 	}
-	st := &state{year: year, entries: es, pledges: map[pledgeKey]solidarity.PledgePayload{},
+	st := &state{year: year, pledges: map[pledgeKey]solidarity.PledgePayload{},
 		statuses: map[solidarity.MemberState]*solidarity.Entry{}, byRef: map[solidarity.EntryType]map[string]*solidarity.Entry{}}
 	for _, e := range es {
-		if e.Ref != "" {
-			if st.byRef[e.Type] == nil {
-				st.byRef[e.Type] = map[string]*solidarity.Entry{}
-			}
-			st.byRef[e.Type][e.Ref] = e
-		}
-		switch e.Type {
-		case solidarity.CycleCreated, solidarity.CycleAmended:
-			c, err := parsedCycle(e)
-			if err != nil {
-				return nil, err
-			}
-			st.cycle = c
-		case solidarity.StatusDecided:
-			st.statuses[e.State] = e
-		case solidarity.PledgeMade, solidarity.PledgeChanged:
-			var p solidarity.PledgePayload
-			if err := json.Unmarshal(e.Payload, &p); err != nil {
-				return nil, fmt.Errorf("entry %d: %w", e.Seq, err)
-			}
-			// A pledge of nothing (type none) replaces all of the state's pledges; a
-			// pledge of something replaces a pledge of nothing (Art. 57(1): the act
-			// records one set of pledges per state).
-			for k := range st.pledges {
-				if k.state == e.State && (p.Type == solidarity.NoPledge || k.t == solidarity.NoPledge) {
-					delete(st.pledges, k)
-				}
-			}
-			st.pledges[pledgeKey{e.State, p.Type}] = p
+		if err := st.apply(e); err != nil {
+			return nil, err
 		}
 	}
+	if asOf.IsZero() {
+		st.tail = &tail{}
+		st.tail.claimed.Store(int64(len(st.entries)))
+	}
 	return st, nil
+}
+
+// apply adds entry e, the next of the state's types in sequence order, to st, which
+// must own the maps e changes (extend copies them first).
+func (st *state) apply(e *solidarity.Entry) error {
+	st.entries = append(st.entries, e)
+	if e.Ref != "" {
+		if st.byRef[e.Type] == nil {
+			st.byRef[e.Type] = map[string]*solidarity.Entry{}
+		}
+		st.byRef[e.Type][e.Ref] = e
+	}
+	switch e.Type {
+	case solidarity.CycleCreated, solidarity.CycleAmended:
+		c, err := parsedCycle(e)
+		if err != nil {
+			return err
+		}
+		st.cycle = c
+	case solidarity.StatusDecided:
+		st.statuses[e.State] = e
+	case solidarity.PledgeMade, solidarity.PledgeChanged:
+		var p solidarity.PledgePayload
+		if err := json.Unmarshal(e.Payload, &p); err != nil {
+			return fmt.Errorf("entry %d: %w", e.Seq, err)
+		}
+		// A pledge of nothing (type none) replaces all of the state's pledges; a
+		// pledge of something replaces a pledge of nothing (Art. 57(1): the act
+		// records one set of pledges per state).
+		for k := range st.pledges {
+			if k.state == e.State && (p.Type == solidarity.NoPledge || k.t == solidarity.NoPledge) {
+				delete(st.pledges, k)
+			}
+		}
+		st.pledges[pledgeKey{e.State, p.Type}] = p
+	}
+	return nil
+}
+
+// extend returns st with es, the entries of its types after its last, applied: st
+// itself when there are none. st is shared (see stateCache), so it is left as it is:
+// the result has copies of the maps es change, and entries appended to st's slice in
+// place only when no other extension of st has claimed that part of the array first.
+func (st *state) extend(es []*solidarity.Entry) (*state, error) {
+	if len(es) == 0 {
+		return st, nil
+	}
+	out := *st
+	ownPledges, ownStatuses := false, false
+	var ownRefs map[solidarity.EntryType]bool
+	for _, e := range es {
+		switch e.Type {
+		case solidarity.StatusDecided:
+			if !ownStatuses {
+				out.statuses, ownStatuses = maps.Clone(st.statuses), true
+			}
+		case solidarity.PledgeMade, solidarity.PledgeChanged:
+			if !ownPledges {
+				out.pledges, ownPledges = maps.Clone(st.pledges), true
+			}
+		}
+		if e.Ref != "" && !ownRefs[e.Type] {
+			if ownRefs == nil {
+				ownRefs, out.byRef = map[solidarity.EntryType]bool{}, maps.Clone(st.byRef)
+			}
+			ownRefs[e.Type] = true
+			out.byRef[e.Type] = maps.Clone(st.byRef[e.Type])
+		}
+	}
+	n, k := len(st.entries), len(es)
+	if st.tail != nil && cap(st.entries)-n >= k && st.tail.claimed.CompareAndSwap(int64(n), int64(n+k)) {
+		// The slots after n are this extension's alone: no state holds them.
+		out.entries = st.entries
+	} else {
+		out.entries = make([]*solidarity.Entry, n, 2*(n+k)+16)
+		copy(out.entries, st.entries)
+		out.tail = &tail{}
+		out.tail.claimed.Store(int64(n + k))
+	}
+	for _, e := range es {
+		if err := out.apply(e); err != nil {
+			return nil, err
+		}
+	}
+	return &out, nil
 }
 
 // upTo returns the entries of es recorded at or before asOf, keeping the first cycle
@@ -239,7 +309,13 @@ func (st *state) assemble() (*solidarity.Cycle, error) {
 		d := solidarity.Deduction{State: e.State, Date: e.At, Full: p.Full, Relocations: p.Relocations, Act: p.Act,
 			Article: p.Article, Fact: solidarity.Fact{Source: fmt.Sprintf("ledger entry %d (%s)", e.Seq, e.Ref), Certainty: "V"}}
 		if p.Fraction != "" {
-			d.Fraction, _ = new(big.Rat).SetString(p.Fraction)
+			// bound.Rat, as checkExtent read it when the entry was written: never
+			// big.Rat.SetString on stored text (issue 12).
+			f, err := bound.Rat("fraction", p.Fraction, true, bound.Numbers{})
+			if err != nil {
+				return nil, fmt.Errorf("ledger entry %d (%s): %w", e.Seq, e.Ref, err)
+			}
+			d.Fraction = f
 		}
 		c.Deductions = append(c.Deductions, d)
 	}

@@ -392,6 +392,24 @@ func (v *txView) Find(ctx context.Context, cycle int, types ...solidarity.EntryT
 	return es, err
 }
 
+func (v *txView) FindAfter(ctx context.Context, cycle int, afterSeq int64, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
+	if err := v.start(ctx); err != nil {
+		return nil, err
+	}
+	es, err := view{batchQueryer{v.b}}.FindAfter(v.b.ctx, cycle, afterSeq, types...)
+	v.failed = v.failed || err != nil
+	return es, err
+}
+
+func (v *txView) EntryHash(ctx context.Context, seq int64) (string, error) {
+	if err := v.start(ctx); err != nil {
+		return "", err
+	}
+	h, err := view{batchQueryer{v.b}}.EntryHash(v.b.ctx, seq)
+	v.failed = v.failed || err != nil
+	return h, err
+}
+
 func (v *txView) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
 	if err := v.start(ctx); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"iter"
 	"slices"
 	"strconv"
@@ -94,9 +95,46 @@ func (s *Store) Head(ctx context.Context) (int64, string, error) {
 	return seq, hash, nil
 }
 
-// Find implements solidarity.View on the committed state.
+// Find implements solidarity.View on the committed state, in one snapshot.
 func (s *Store) Find(ctx context.Context, cycle int, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
-	return view{s.pool}.Find(ctx, cycle, types...)
+	return view{snapshot{s.pool}}.Find(ctx, cycle, types...)
+}
+
+// FindAfter implements solidarity.View on the committed state, in one snapshot.
+func (s *Store) FindAfter(ctx context.Context, cycle int, afterSeq int64, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
+	return view{snapshot{s.pool}}.FindAfter(ctx, cycle, afterSeq, types...)
+}
+
+// snapshot sends a pipeline of several queries in one REPEATABLE READ, READ ONLY
+// transaction, in the same round trip. Under READ COMMITTED each statement of a
+// pipeline has a snapshot of its own, so Find's query of one type could miss an entry
+// that a later query of another type, after the commit of both, sees: a state read
+// from it would lack an entry below its last, which the ledger service's cached state
+// (extended only after its last entry) would never read again. The writer's view
+// needs none: it holds the head row's lock, so nothing commits under it.
+type snapshot struct{ q batcher }
+
+func (s snapshot) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	if len(b.QueuedQueries) < 2 {
+		return s.q.SendBatch(ctx, b)
+	}
+	tb := &pgx.Batch{}
+	tb.Queue(`BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY`)
+	for _, q := range b.QueuedQueries {
+		tb.Queue(q.SQL, q.Arguments...)
+	}
+	tb.Queue(`COMMIT`) // its result is read by the caller's Close
+	br := s.q.SendBatch(ctx, tb)
+	if _, err := br.Exec(); err != nil {
+		br.Close()
+		return failedResults{err}
+	}
+	return br
+}
+
+// EntryHash implements solidarity.View on the committed state.
+func (s *Store) EntryHash(ctx context.Context, seq int64) (string, error) {
+	return view{s.pool}.EntryHash(ctx, seq)
 }
 
 // Totals implements solidarity.View on the committed state.
@@ -246,15 +284,21 @@ func (v view) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCy
 // right however it was made; one statement with "type = ANY($2)" cannot use the
 // index's order, and a generic plan of it walks the primary key through every entry.
 func (v view) Find(ctx context.Context, cycle int, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
+	return v.FindAfter(ctx, cycle, 0, types...)
+}
+
+// FindAfter is Find from afterSeq on: each query reads entries_cycle_type (cycle,
+// type, seq) from (cycle, type, afterSeq).
+func (v view) FindAfter(ctx context.Context, cycle int, afterSeq int64, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
 	b := &pgx.Batch{}
 	if len(types) == 0 {
-		b.Queue(`SELECT `+entryColumns+` FROM entries WHERE cycle = $1 ORDER BY seq`, cycle)
+		b.Queue(`SELECT `+entryColumns+` FROM entries WHERE cycle = $1 AND seq > $2 ORDER BY seq`, cycle, afterSeq)
 	} else {
 		seen := make(map[solidarity.EntryType]bool, len(types))
 		for _, t := range types {
 			if !seen[t] {
 				seen[t] = true
-				b.Queue(`SELECT `+entryColumns+` FROM entries WHERE cycle = $1 AND type = $2 ORDER BY seq`, cycle, string(t))
+				b.Queue(`SELECT `+entryColumns+` FROM entries WHERE cycle = $1 AND type = $2 AND seq > $3 ORDER BY seq`, cycle, string(t), afterSeq)
 			}
 		}
 	}
@@ -277,6 +321,22 @@ func (v view) Find(ctx context.Context, cycle int, types ...solidarity.EntryType
 		slices.SortFunc(out, func(a, b *solidarity.Entry) int { return cmp.Compare(a.Seq, b.Seq) })
 	}
 	return out, nil
+}
+
+// EntryHash reads the primary key.
+func (v view) EntryHash(ctx context.Context, seq int64) (string, error) {
+	b := &pgx.Batch{}
+	b.Queue(`SELECT hash FROM entries WHERE seq = $1`, seq)
+	br := v.q.SendBatch(ctx, b)
+	defer br.Close()
+	var hash string
+	if err := br.QueryRow().Scan(&hash); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return "", internal("entries", err)
+	}
+	if err := br.Close(); err != nil {
+		return "", internal("entries", err)
+	}
+	return hash, nil
 }
 
 func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {

@@ -340,6 +340,20 @@ func (v txView) Find(ctx context.Context, cycle int, types ...solidarity.EntryTy
 	return view{v.tx}.Find(v.ctx, cycle, types...)
 }
 
+func (v txView) FindAfter(ctx context.Context, cycle int, afterSeq int64, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return view{v.tx}.FindAfter(v.ctx, cycle, afterSeq, types...)
+}
+
+func (v txView) EntryHash(ctx context.Context, seq int64) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	return view{v.tx}.EntryHash(v.ctx, seq)
+}
+
 func (v txView) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -406,6 +420,16 @@ func (s *Store) Find(ctx context.Context, cycle int, types ...solidarity.EntryTy
 	return view{s.read}.Find(ctx, cycle, types...)
 }
 
+// FindAfter implements solidarity.View on the committed state.
+func (s *Store) FindAfter(ctx context.Context, cycle int, afterSeq int64, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
+	return view{s.read}.FindAfter(ctx, cycle, afterSeq, types...)
+}
+
+// EntryHash implements solidarity.View on the committed state.
+func (s *Store) EntryHash(ctx context.Context, seq int64) (string, error) {
+	return view{s.read}.EntryHash(ctx, seq)
+}
+
 // Totals implements solidarity.View on the committed state.
 func (s *Store) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
 	return view{s.read}.Totals(ctx, cycle)
@@ -438,8 +462,14 @@ func (v view) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCy
 }
 
 func (v view) Find(ctx context.Context, cycle int, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
-	query := `SELECT ` + entryColumns + ` FROM entries WHERE cycle = ?`
-	args := []any{cycle}
+	return v.FindAfter(ctx, cycle, 0, types...)
+}
+
+// FindAfter reads from entries_cycle_type (cycle, type, and seq, the rowid), from
+// afterSeq on.
+func (v view) FindAfter(ctx context.Context, cycle int, afterSeq int64, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
+	query := `SELECT ` + entryColumns + ` FROM entries WHERE cycle = ? AND seq > ?`
+	args := []any{cycle, afterSeq}
 	if len(types) > 0 {
 		query += ` AND type IN (?` + strings.Repeat(", ?", len(types)-1) + `)`
 		for _, t := range types {
@@ -447,6 +477,15 @@ func (v view) Find(ctx context.Context, cycle int, types ...solidarity.EntryType
 		}
 	}
 	return queryEntries(ctx, v.q, query+` ORDER BY seq`, args...)
+}
+
+func (v view) EntryHash(ctx context.Context, seq int64) (string, error) {
+	var hash string
+	err := v.q.QueryRowContext(ctx, `SELECT hash FROM entries WHERE seq = ?`, seq).Scan(&hash)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", internal("entries", err)
+	}
+	return hash, nil
 }
 
 func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {

@@ -335,6 +335,20 @@ func testCheckFillsEntry(t *testing.T, h Harness) {
 				if err != nil {
 					return err
 				}
+				// The appends of the batch before this one are seen by FindAfter
+				// and EntryHash as by Find (what a cached state is extended with).
+				if k := len(es); k > 0 {
+					if h, err := v.EntryHash(ctx, es[k-1].Seq); err != nil || h != es[k-1].Hash {
+						return fmt.Errorf("EntryHash(%d) in check = %q, %v; want %q", es[k-1].Seq, h, err, es[k-1].Hash)
+					}
+					after, err := v.FindAfter(ctx, cycle, es[k/2].Seq, solidarity.DeductionRequested, solidarity.PledgeMade)
+					if err != nil {
+						return err
+					}
+					if want := es[k/2+1:]; len(after) != len(want) || len(after) > 0 && !sameStored(after[len(after)-1], want[len(want)-1]) {
+						return fmt.Errorf("FindAfter(%d) in check = %s, want %s", es[k/2].Seq, seqs(after), seqs(want))
+					}
+				}
 				e.Ref = fmt.Sprintf("REQ-%d", len(es)+1)
 				return nil
 			})

@@ -56,6 +56,7 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		{"RoundTrip", testRoundTrip},
 		{"EntriesPagination", testEntriesPagination},
 		{"Find", testFind},
+		{"FindOneSnapshot", testFindOneSnapshot},
 		{"Users", testUsers},
 		{"Credentials", testCredentials},
 		{"Accounts", testAccounts},
@@ -865,6 +866,82 @@ func testFind(t *testing.T, h Harness) {
 			t.Fatal(err)
 		}
 		sameEntries(t, fmt.Sprintf("Find(%d, %v)", tc.cycle, tc.types), got, want)
+		for _, after := range []int64{0, 1, 7, 12, 23, 24, 30} {
+			var wantAfter []*solidarity.Entry
+			for _, e := range want {
+				if e.Seq > after {
+					wantAfter = append(wantAfter, e)
+				}
+			}
+			got, err := s.FindAfter(ctx, tc.cycle, after, tc.types...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameEntries(t, fmt.Sprintf("FindAfter(%d, %d, %v)", tc.cycle, after, tc.types), got, wantAfter)
+		}
+	}
+	for _, e := range everything {
+		if h, err := s.EntryHash(ctx, e.Seq); err != nil || h != e.Hash {
+			t.Fatalf("EntryHash(%d) = %q, %v; want %q", e.Seq, h, err, e.Hash)
+		}
+	}
+	for _, seq := range []int64{0, -1, int64(len(everything)) + 1} {
+		if h, err := s.EntryHash(ctx, seq); err != nil || h != "" {
+			t.Fatalf("EntryHash(%d) of no entry = %q, %v", seq, h, err)
+		}
+	}
+}
+
+// testFindOneSnapshot reads a cycle's entries of two types while a writer appends
+// them in turn: every read is a prefix of the chain (an entry of one type below the
+// last entry read is never missing), as a state extended only after its last entry
+// needs. On PostgreSQL a read outside the writer is one query per type: they must
+// share one snapshot.
+func testFindOneSnapshot(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := h.Store
+	const n = 400
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range n {
+			e := pledge(t, cycle, states[i%len(states)], i)
+			if i%2 == 1 {
+				e.Type = solidarity.PledgeChanged
+			}
+			if _, _, err := s.Append(ctx, "", e, nil); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	check := func(es []*solidarity.Entry, after int64) {
+		t.Helper()
+		for i, e := range es {
+			if e.Seq != after+int64(i)+1 {
+				t.Fatalf("a read after %d holds entries %s: not a prefix of the chain", after, seqs(es))
+			}
+		}
+	}
+	for reading := true; reading; {
+		select {
+		case <-done:
+			reading = false
+		default:
+		}
+		es, err := s.Find(ctx, cycle, solidarity.PledgeMade, solidarity.PledgeChanged)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(es, 0)
+		if len(es) > 2 {
+			after := es[len(es)/2].Seq
+			more, err := s.FindAfter(ctx, cycle, after, solidarity.PledgeChanged, solidarity.PledgeMade)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(more, after)
+		}
 	}
 }
 

@@ -21,8 +21,9 @@ import (
 	"solidarity/internal/web"
 )
 
-// findCounter is a store that counts Find, the read of a cycle's entries that every
-// computation of balances starts with.
+// findCounter is a store that counts Find and FindAfter, the read of a cycle's entries
+// (all, or those since the ledger service's cached state) that every computation of
+// balances starts with.
 type findCounter struct {
 	solidarity.Store
 	finds atomic.Int64
@@ -31,6 +32,11 @@ type findCounter struct {
 func (c *findCounter) Find(ctx context.Context, cycle int, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
 	c.finds.Add(1)
 	return c.Store.Find(ctx, cycle, types...)
+}
+
+func (c *findCounter) FindAfter(ctx context.Context, cycle int, afterSeq int64, types ...solidarity.EntryType) ([]*solidarity.Entry, error) {
+	c.finds.Add(1)
+	return c.Store.FindAfter(ctx, cycle, afterSeq, types...)
 }
 
 // TestBalancesComputedOncePerHead: the dashboard, the state pages and the balances API
