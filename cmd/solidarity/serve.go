@@ -25,6 +25,7 @@ import (
 
 const serveHelp = `Usage: solidarity serve [--addr 127.0.0.1:8080] [--db DSN] [--demo] [--cycle YEAR] [--log text|json] [--apply-missed 1h]
        [--tls-cert FILE --tls-key FILE] [--trusted-proxy CIDR[,CIDR]] [--request-budget 30s]
+       [--public-max-age 1s]
 
 Serves the pool dashboard (table and map of Europe coloured by fair share, coverage or
 pledge type) with live balances from the ledger, a page per state with its pledges,
@@ -51,11 +52,21 @@ by then is stopped and answered 503 with Retry-After. It must be a positive dura
 (0 is refused, not read as "no limit"). The slowest request, a relocation proposal,
 needs up to two solves of 10 s: a budget below 20s is logged as a warning at the start.
 
+--public-max-age is how old the public's (anonymous) answers of the dashboard, the state
+pages and the balances may be (default 1s): they are computed once per such window, not
+once per write, and each names the ledger entry and the time it shows. 0 computes them
+at every change of the ledger. A signed-in user's page is always computed.
+
 Personal records are encrypted with the keys in $SOLIDARITY_KEYS_FILE (or
 $SOLIDARITY_KEYS); a SQLite database without them gets a key file beside it (DB.keys),
 a PostgreSQL database refuses to start. The server reloads the key file on SIGHUP and
 when it changes, so 'solidarity keys new' and 'keys reseal' need no restart.
 `
+
+// DefaultPublicMaxAge is serve's --public-max-age: a second behind the ledger is
+// invisible to a reader of published figures, and under load it turns one computation
+// of the dashboard per write into one per second.
+const DefaultPublicMaxAge = time.Second
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", serveHelp, stdout, stderr)
@@ -68,6 +79,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	tlsKey := fs.String("tls-key", "", "the private key of --tls-cert, a PEM `file`")
 	trusted := fs.String("trusted-proxy", "", "believe X-Forwarded-Proto and X-Forwarded-For from these `CIDRs` (comma-separated)")
 	applyEvery := fs.Duration("apply-missed", 0, "apply the consequences of missed time limits every `interval` (0: only on request)")
+	publicAge := fs.Duration("public-max-age", DefaultPublicMaxAge, "how old the public's dashboard, state pages and balances may be (`duration`; 0: exact)")
 	budget := fs.Duration("request-budget", web.DefaultRequestBudget, "the `time` one request may take before it is answered 503 (positive)")
 	if err := parse(fs, args, false); err != nil {
 		return err
@@ -77,6 +89,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *budget <= 0 {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--request-budget", Message: fmt.Sprintf("%v: the budget of a request is a positive duration such as 30s", *budget)}
+	}
+	if *publicAge < 0 || *publicAge > time.Minute {
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--public-max-age", Message: fmt.Sprintf("%v: from 0 (exact) to 1m", *publicAge)}
 	}
 	proxies, err := web.ParseTrustedProxies(*trusted)
 	if err != nil {
@@ -157,7 +172,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// The server serves shipped reference data only: a request must never reach files
 	// on disk.
 	srv, err := web.New(&catalog.Catalog{}, logger, *year, web.WithLedger(svc), web.WithCases(cases),
-		web.WithTrustedProxies(proxies), web.WithTLS(*tlsCert, *tlsKey), web.WithRequestBudget(*budget))
+		web.WithTrustedProxies(proxies), web.WithTLS(*tlsCert, *tlsKey), web.WithRequestBudget(*budget), web.WithPublicMaxAge(*publicAge))
 	if err != nil {
 		return err
 	}

@@ -41,3 +41,21 @@ func TestServeRequestBudget(t *testing.T) {
 		t.Errorf("serve --help: exit %d, no --request-budget: %s", code, out)
 	}
 }
+
+// TestServePublicMaxAge: --public-max-age takes 0 to 1m and nothing else, refused
+// before the database is touched.
+func TestServePublicMaxAge(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "s.db")
+	for _, v := range []string{"-1s", "2m", "soon"} {
+		code, _, errs := run(t, "serve", "--db", db, "--addr", "127.0.0.1:0", "--public-max-age", v)
+		if code != 2 || !strings.Contains(errs, "public-max-age") {
+			t.Errorf("--public-max-age %s: exit %d: %s", v, code, errs)
+		}
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("the database was created: %v", err)
+	}
+	if code, out, _ := run(t, "serve", "--help"); code != 0 || !strings.Contains(out, "--public-max-age") {
+		t.Errorf("serve --help: exit %d, no --public-max-age: %s", code, out)
+	}
+}

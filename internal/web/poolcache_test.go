@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -191,5 +192,102 @@ func TestShippedPoolCopies(t *testing.T) {
 	}
 	if bad := get("/api/v1/cycles/2026/pool?as_of=2026-13-01"); !strings.HasPrefix(bad, "400") {
 		t.Errorf("a bad as_of after a good one: %.60s, want 400", bad)
+	}
+}
+
+// TestPublicMaxAge: with WithPublicMaxAge, the public's answers are computed at most
+// once per window of that length whatever the writes meanwhile (under load the head
+// moves with every write, so a head-exact cache never hits), they say which entry
+// they show, a user's answer is always computed, and the next window shows the write.
+func TestPublicMaxAge(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	store := &findCounter{Store: st}
+	svc := ledgersvc.New(store, nil)
+	var now atomic.Int64
+	now.Store(time.Date(2027, 3, 1, 12, 0, 0, 0, time.UTC).UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()).UTC() }
+	svc.Now = clock
+	if _, _, err := svc.CreateCycle(system(), testCycle, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.AddUser(system(), &solidarity.User{Name: "coord", Role: solidarity.Coordinator}, ""); err != nil {
+		t.Fatal(err)
+	}
+	token, err := svc.CreateToken(system(), "coord", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := web.New(&catalog.Catalog{}, slog.New(slog.NewTextHandler(io.Discard, nil)), 2027,
+		web.WithLedger(svc), web.WithClock(clock), web.WithPublicMaxAge(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	delivered := func(auth string) int64 {
+		t.Helper()
+		req, _ := http.NewRequest("GET", ts.URL+"/api/v1/ledger/cycles/2027/balances", nil)
+		if auth != "" {
+			req.Header.Set("Authorization", "Bearer "+auth)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var b struct {
+			Delivered struct {
+				Relocations int64 `json:"relocations"`
+			} `json:"delivered_total"`
+		}
+		if err := json.NewDecoder(res.Body).Decode(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Delivered.Relocations
+	}
+	deliver := func(key string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", ts.URL+"/api/v1/ledger/cycles/2027/deliveries/DE",
+			strings.NewReader(`{"type":"relocation.delivered","relocations":2,"over_delivery":true}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Idempotency-Key", key)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusCreated {
+			t.Fatalf("delivery: %s", res.Status)
+		}
+	}
+
+	if got := delivered(""); got != 0 {
+		t.Fatalf("delivered %d before any delivery", got)
+	}
+	for i := range 5 {
+		deliver(fmt.Sprint("k", i))
+	}
+	before := store.finds.Load()
+	for range 5 {
+		now.Add(int64(100 * time.Millisecond))
+		if got := delivered(""); got != 0 {
+			t.Fatalf("within the window the public saw %d delivered, want the window's first answer (0)", got)
+		}
+	}
+	if n := store.finds.Load() - before; n != 0 {
+		t.Errorf("5 public reads within one window read the ledger %d times, want 0", n)
+	}
+	if got := delivered(token); got != 10 {
+		t.Errorf("a user's read says %d delivered, want 10: a user is never served the public's answer", got)
+	}
+	now.Add(int64(time.Second))
+	if got := delivered(""); got != 10 {
+		t.Errorf("the next window says %d delivered, want 10", got)
 	}
 }

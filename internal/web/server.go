@@ -64,6 +64,8 @@ type Server struct {
 	handler http.Handler
 	budget  time.Duration // of one request (budget.go)
 	pools   poolCache     // balances as of now and shipped pools (poolcache.go)
+	// publicMaxAge is how old a public answer may be (WithPublicMaxAge); 0: exact.
+	publicMaxAge time.Duration
 
 	proxies         []netip.Prefix // WithTrustedProxies
 	tlsCert, tlsKey string         // WithTLS
