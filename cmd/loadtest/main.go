@@ -50,6 +50,7 @@ func main() {
 	duration := flag.Duration("duration", 10*time.Second, "how long to load the server")
 	reads := flag.Duration("reads", 3*time.Second, "without -mix: how long to read balances afterwards")
 	mix := flag.Bool("mix", false, "the mixed load: 80 % reads, 20 % durable writes")
+	think := flag.Duration("think", 0, "with -mix: each client waits this long between its requests (0: back to back, the server saturated)")
 	maxReq := flag.Int("max", 2_000_000, "stop after this many requests in all, whatever -duration says")
 	flag.Parse()
 	if *clients < 1 || *clients > 1000 || *duration <= 0 || *duration > time.Hour || *maxReq < 1 {
@@ -74,7 +75,7 @@ func main() {
 		}
 		defer srv.stop()
 		if *mix {
-			return runMix(srv, kind, *clients, *duration, *maxReq)
+			return runMix(srv, kind, *clients, *duration, *maxReq, *think)
 		}
 		return runLedger(srv, kind, *clients, *duration, *reads, *maxReq)
 	}()

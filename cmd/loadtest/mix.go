@@ -130,7 +130,7 @@ const mixPledge = 100_000
 const casesPerClient = 4
 
 // runMix is the mixed load of issue 12.
-func runMix(s *server, db string, clients int, duration time.Duration, maxReq int) error {
+func runMix(s *server, db string, clients int, duration time.Duration, maxReq int, think time.Duration) error {
 	password := rand.Text()
 	coord, err := s.user("load", "coordinator", "", "")
 	if err != nil {
@@ -189,7 +189,7 @@ func runMix(s *server, db string, clients int, duration time.Duration, maxReq in
 	}
 	results := make([]result, clients)
 	var sent atomic.Int64
-	fmt.Fprintf(os.Stderr, "%s: %d clients for %s…\n", db, clients, duration)
+	fmt.Fprintf(os.Stderr, "%s: %d clients for %s, %s between a client's requests…\n", db, clients, duration, think)
 	cpu0, srv0 := cpuTime(syscall.RUSAGE_SELF), processCPU(s.cmd.Process.Pid)
 	t0 := time.Now()
 	end := t0.Add(duration)
@@ -210,6 +210,9 @@ func runMix(s *server, db string, clients int, duration time.Duration, maxReq in
 					if r.firstErr[k] == nil {
 						r.firstErr[k] = err
 					}
+				}
+				if think > 0 {
+					time.Sleep(think) // a client that reads what it got: an open load of clients/think at most
 				}
 			}
 			results[c] = r
@@ -259,7 +262,11 @@ func runMix(s *server, db string, clients int, duration time.Duration, maxReq in
 	}
 	row("reads", reads, readErrs, len(all))
 	row("durable writes", writes, writeErrs, len(all))
-	row(fmt.Sprintf("**all: %d clients, %s**", clients, duration), all, allErrs, len(all))
+	label := fmt.Sprintf("**all: %d clients, %s**", clients, duration)
+	if think > 0 {
+		label = fmt.Sprintf("**all: %d clients, %s, %s between requests**", clients, duration, think)
+	}
+	row(label, all, allErrs, len(all))
 	slices.Sort(all)
 	met := len(all) > 0 && rank(all, 99) < 100*time.Millisecond && allErrs == 0
 	fmt.Fprintf(os.Stderr, "%s: %d requests in %s, p99 %s, %d errors: target (p99 < 100 ms, 0 errors) met: %v\n",
