@@ -20,6 +20,7 @@ import (
 
 	"solidarity/internal/keyring"
 	"solidarity/internal/pgtest"
+	"solidarity/internal/sqlite"
 )
 
 // keyringLine is a key for tests that need one in $SOLIDARITY_KEYS.
@@ -383,6 +384,16 @@ func TestFilesOwnerOnly(t *testing.T) {
 	export := filepath.Join(dir, "ledger.jsonl")
 	if code, _, errs := run(t, "ledger", "export", "--db", db, "--out", export); code != 0 {
 		t.Fatal(errs)
+	}
+	// The -wal and -shm exist while a store has the database open (SQLite removes them
+	// at the last close, and a read-only command creates none).
+	st, err := sqlite.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Users(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 	for _, p := range []string{db, db + "-wal", db + "-shm", db + ".keys", export} {
 		fi, err := os.Stat(p)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"runtime"
 	"testing"
 
@@ -100,5 +101,41 @@ func TestOpenReadOnly(t *testing.T) {
 	}
 	if err := ro.CreateUser(ctx, &solidarity.User{Name: "b", Role: solidarity.Auditor}, ""); err == nil {
 		t.Error("a read-only store wrote a user")
+	}
+}
+
+// TestOpenReadOnlyCreatesNothing: reading a database nobody has open (no -wal, no
+// -shm beside it) leaves nothing beside it: a read-only command creates nothing.
+func TestOpenReadOnlyCreatesNothing(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ro.db")
+	s, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateUser(ctx, &solidarity.User{Name: "a", Role: solidarity.Auditor}, ""); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	list := func() []string {
+		es, _ := os.ReadDir(dir)
+		var names []string
+		for _, e := range es {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	before := list()
+	ro, err := sqlite.Open(ctx, path, sqlite.ReadOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if users, err := ro.Users(ctx); err != nil || len(users) != 1 {
+		t.Fatalf("users %v, %v", users, err)
+	}
+	ro.Close()
+	if after := list(); !slices.Equal(after, before) {
+		t.Errorf("files %v after a read-only open, %v before", after, before)
 	}
 }

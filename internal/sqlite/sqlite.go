@@ -103,9 +103,17 @@ func open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 	if readOnly {
 		mode = "ro"
 	}
+	// A database with no -wal and no -shm beside it is open nowhere (SQLite removes
+	// both when its last connection closes): read it as immutable, so that a
+	// read-only command creates nothing beside it. A server starting meanwhile is not
+	// seen: the command reads the file as it was when it started.
+	immutable := readOnly && !exists(path+"-wal") && !exists(path+"-shm")
 	dsn := func(extra ...string) string {
 		q := url.Values{}
 		q.Set("mode", mode)
+		if immutable {
+			q.Set("immutable", "1")
+		}
 		q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
 		q.Set("_foreign_keys", "on")
 		q.Set("_synchronous", "FULL") // fsync the WAL at every commit
@@ -154,6 +162,11 @@ func open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // prepareFile checks the database file before SQLite opens it: a missing file is
