@@ -4,8 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"runtime"
+	"slices"
 	"testing"
 
 	"solidarity"
