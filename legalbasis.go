@@ -338,13 +338,7 @@ func ParseLegalBasis(s string) (LegalBasis, error) {
 		return bad("it does not start with \"Art. \", \"recital \" or \"Annex \"")
 	}
 	// The act is what follows the last provision part: find it among the known acts.
-	for _, a := range acts {
-		if head, found := strings.CutSuffix(rest, " "+string(a.act)); found {
-			b.Act, rest = a.act, head
-			break
-		}
-	}
-	if b.Act == "" {
+	if b.Act, rest, ok = cutAct(rest); !ok {
 		return bad("it does not end with the short name of a known act (" + actList() + ")")
 	}
 	n, rest := leadingInt(rest)
@@ -387,36 +381,38 @@ func ParseLegalBasis(s string) (LegalBasis, error) {
 		}
 		rest = ""
 	}
-	if rest != "" {
-		return bad(fmt.Sprintf("%q left over after the article", rest))
-	}
-	if err := b.Validate(); err != nil {
-		return bad(err.(*Error).Message)
-	}
-	if b.String() != s {
-		return bad("it is not written as the convention writes it (" + b.String() + ")")
-	}
-	return b, nil
+	return finish(b, s, rest, "the article", bad)
 }
 
 // parseOther reads a recital or an annex: rest is s after "recital " or "Annex ",
 // number reads the number into b and returns what follows it.
 func parseOther(s, rest string, bad func(string) (LegalBasis, error), number func(*LegalBasis, string) string) (LegalBasis, error) {
 	var b LegalBasis
-	for _, a := range acts {
-		if head, found := strings.CutSuffix(rest, " "+string(a.act)); found {
-			b.Act, rest = a.act, head
-			break
-		}
-	}
-	if b.Act == "" {
+	var ok bool
+	if b.Act, rest, ok = cutAct(rest); !ok {
 		return bad("it does not end with the short name of a known act (" + actList() + ")")
 	}
 	if rest = number(&b, rest); b.Recital <= 0 && b.Annex <= 0 {
 		return bad("no recital or annex number")
 	}
+	return finish(b, s, rest, "the number", bad)
+}
+
+// cutAct takes the short name of a known act off the end of rest.
+func cutAct(rest string) (Act, string, bool) {
+	for _, a := range acts {
+		if head, found := strings.CutSuffix(rest, " "+string(a.act)); found {
+			return a.act, head, true
+		}
+	}
+	return "", rest, false
+}
+
+// finish accepts b, read from s, when nothing is left after what was read, b is
+// valid, and the convention writes it back as s.
+func finish(b LegalBasis, s, rest, after string, bad func(string) (LegalBasis, error)) (LegalBasis, error) {
 	if rest != "" {
-		return bad(fmt.Sprintf("%q left over after the number", rest))
+		return bad(fmt.Sprintf("%q left over after %s", rest, after))
 	}
 	if err := b.Validate(); err != nil {
 		return bad(err.(*Error).Message)
