@@ -40,21 +40,18 @@ func (c *findCounter) FindAfter(ctx context.Context, cycle int, afterSeq int64, 
 	return c.Store.FindAfter(ctx, cycle, afterSeq, types...)
 }
 
-// TestBalancesComputedOncePerHead: the dashboard, the state pages and the balances API
-// under load read the same balances; the server computes them once per ledger head
-// (and second of the ledger's clock), and a write is seen by the next read.
-func TestBalancesComputedOncePerHead(t *testing.T) {
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "x.db"))
+// countedLedger is a ledger service on a new SQLite store whose reads of a cycle's
+// entries are counted, on the clock now, with the test cycle and a coordinator's token.
+func countedLedger(t *testing.T, now func() time.Time) (*findCounter, *ledgersvc.Service, string) {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "x.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
 	store := &findCounter{Store: st}
 	svc := ledgersvc.New(store, nil)
-	var now atomic.Int64
-	now.Store(time.Date(2027, 3, 1, 12, 0, 0, 0, time.UTC).Unix())
-	svc.Now = func() time.Time { return time.Unix(now.Load(), 0).UTC() }
+	svc.Now = now
 	if _, _, err := svc.CreateCycle(system(), testCycle, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +62,16 @@ func TestBalancesComputedOncePerHead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return store, svc, token
+}
+
+// TestBalancesComputedOncePerHead: the dashboard, the state pages and the balances API
+// under load read the same balances; the server computes them once per ledger head
+// (and second of the ledger's clock), and a write is seen by the next read.
+func TestBalancesComputedOncePerHead(t *testing.T) {
+	var now atomic.Int64
+	now.Store(time.Date(2027, 3, 1, 12, 0, 0, 0, time.UTC).Unix())
+	store, svc, token := countedLedger(t, func() time.Time { return time.Unix(now.Load(), 0).UTC() })
 	srv, err := web.New(&catalog.Catalog{}, slog.New(slog.NewTextHandler(io.Discard, nil)), 2027, web.WithLedger(svc))
 	if err != nil {
 		t.Fatal(err)
@@ -200,28 +207,10 @@ func TestShippedPoolCopies(t *testing.T) {
 // moves with every write, so a head-exact cache never hits), they say which entry
 // they show, a user's answer is always computed, and the next window shows the write.
 func TestPublicMaxAge(t *testing.T) {
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "x.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	store := &findCounter{Store: st}
-	svc := ledgersvc.New(store, nil)
 	var now atomic.Int64
 	now.Store(time.Date(2027, 3, 1, 12, 0, 0, 0, time.UTC).UnixNano())
 	clock := func() time.Time { return time.Unix(0, now.Load()).UTC() }
-	svc.Now = clock
-	if _, _, err := svc.CreateCycle(system(), testCycle, ""); err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.AddUser(system(), &solidarity.User{Name: "coord", Role: solidarity.Coordinator}, ""); err != nil {
-		t.Fatal(err)
-	}
-	token, err := svc.CreateToken(system(), "coord", "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, svc, token := countedLedger(t, clock)
 	srv, err := web.New(&catalog.Catalog{}, slog.New(slog.NewTextHandler(io.Discard, nil)), 2027,
 		web.WithLedger(svc), web.WithClock(clock), web.WithPublicMaxAge(time.Second))
 	if err != nil {
