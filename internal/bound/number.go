@@ -60,16 +60,12 @@ func Rat(field, s string, fractions bool, n Numbers) (*big.Rat, error) {
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
 		i++
 	}
-	digits := 0 // every digit of the mantissa counts, leading and trailing zeros too
-	count := func() {
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			digits++
-		}
-	}
-	count()
+	// every digit of the mantissa counts, leading and trailing zeros too
+	i, digits := digitRun(s, i)
 	if i < len(s) && s[i] == '.' {
-		i++
-		count()
+		var frac int
+		i, frac = digitRun(s, i+1)
+		digits += frac
 	}
 	if digits == 0 {
 		return bad("%q is not a number", show)
@@ -78,35 +74,23 @@ func Rat(field, s string, fractions bool, n Numbers) (*big.Rat, error) {
 		return bad("%q has %d digits; the limit is %d", show, digits, n.Digits)
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '-' || s[i] == '+') {
-			i++
-		}
-		e, ed := 0, 0
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			ed++
-			if e <= n.Exponent {
-				e = e*10 + int(s[i]-'0')
-			}
-		}
+		j, e, ed := exponent(s, i+1, n.Exponent)
 		if ed == 0 {
 			return bad("%q is not a number", show)
 		}
 		if e > n.Exponent {
 			return bad("%q has an exponent beyond ±%d, the limit", show, n.Exponent)
 		}
+		i = j
 	} else if fractions && i < len(s) && s[i] == '/' && !hasDot(s[:i]) {
-		i++
-		dd := 0
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			dd++
-		}
+		j, dd := digitRun(s, i+1)
 		if dd == 0 {
 			return bad("%q is not a fraction", show)
 		}
 		if dd > n.DenomDigits {
 			return bad("%q has a denominator of %d digits; the limit is %d", show, dd, n.DenomDigits)
 		}
+		i = j
 	}
 	if i != len(s) {
 		if fractions {
@@ -119,6 +103,30 @@ func Rat(field, s string, fractions bool, n Numbers) (*big.Rat, error) {
 		return bad("%q is not a number", show) // a zero denominator
 	}
 	return r, nil
+}
+
+// exponent reads the signed exponent at s[i:] (after the e): the index after it, its
+// magnitude (read only as far as max is exceeded, so that no digit string overflows)
+// and its number of digits.
+func exponent(s string, i, max int) (end, e, digits int) {
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		digits++
+		if e <= max {
+			e = e*10 + int(s[i]-'0')
+		}
+	}
+	return i, e, digits
+}
+
+// digitRun returns the index after the run of decimal digits at s[i:], and its length.
+func digitRun(s string, i int) (end, digits int) {
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		digits++
+	}
+	return i, digits
 }
 
 func hasDot(s string) bool {
