@@ -87,70 +87,26 @@ func ParseCSV(name string, r io.Reader, opt eurostat.Options) (*solidarity.Datas
 	if err != nil {
 		return nil, err
 	}
-	fail := func(line int, field, format string, args ...any) error {
-		return &solidarity.Error{Code: solidarity.EINVALID, File: name, Line: line, Field: field, Message: fmt.Sprintf(format, args...)}
-	}
 	cr := csv.NewReader(bound.CSVReader(name, br, ',', eurostat.Limits))
 	cr.FieldsPerRecord = -1 // ragged rows get our own error, naming the line
-	header, err := cr.Read()
+	record, err := cr.Read()
 	if err == io.EOF {
-		return nil, fail(1, "", "empty file")
+		return nil, csvFail(name, 1, "", "empty file")
 	}
 	if err != nil {
 		return nil, csvErr(name, err)
 	}
-	cols := make(map[string]int)
-	for i, h := range header {
-		h = strings.ToLower(strings.TrimSpace(h))
-		if h == "" {
-			return nil, fail(1, "", "column %d has no name", i+1)
-		}
-		if _, dup := cols[h]; dup {
-			return nil, fail(1, h, "column %s appears twice", h)
-		}
-		cols[h] = i
-		header[i] = h
+	h, err := readHeader(name, record)
+	if err != nil {
+		return nil, err
 	}
-	has := func(c string) bool { _, ok := cols[c]; return ok }
-	var ind solidarity.Indicator
-	switch {
-	case has(colPopulation) && has(colGDP):
-		return nil, fail(1, colGDP, "both population and gdp_meur columns: one file, one indicator")
-	case has(colPopulation):
-		ind = solidarity.Population
-	case has(colGDP):
-		ind = solidarity.GDP
-	default:
-		return nil, fail(1, "", "header has neither a population nor a gdp_meur column")
-	}
-	for _, c := range []string{colCode, colCountry, colVintage, colSource} {
-		if !has(c) {
-			return nil, fail(1, c, "missing column %s", c)
-		}
-	}
-	valueCol, periodCol := valueColumn(ind), periodColumn(ind)
-	known := []string{colCode, colCountry, valueCol, periodCol, colFlag, colNote, colVintage, colSource}
-	if ind == solidarity.GDP {
-		known = append(known, colNational, colCurrency, colRate)
-	}
-	var extras []string
-	for _, h := range header {
-		if !slices.Contains(known, h) {
-			extras = append(extras, h)
-		}
-	}
-	want := ""
+	p := &csvRows{csvHeader: h, cr: cr, seen: make(map[solidarity.MemberState]int)}
 	if opt.Period != "" {
-		want = eurostat.Period(ind, opt.Period)
-		if !validPeriod(ind, want) {
-			return nil, fail(0, periodCol, "period %q is not a %s", opt.Period, periodKind(ind))
+		p.want = eurostat.Period(h.ind, opt.Period)
+		if !validPeriod(h.ind, p.want) {
+			return nil, h.fail(0, h.periodCol, "period %q is not a %s", opt.Period, periodKind(h.ind))
 		}
 	}
-
-	var rows []solidarity.Observation
-	seen := make(map[solidarity.MemberState]int)
-	period, periodLine := "", 0
-	values := 0
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -159,102 +115,225 @@ func ParseCSV(name string, r io.Reader, opt eurostat.Options) (*solidarity.Datas
 		if err != nil {
 			return nil, csvErr(name, err)
 		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != len(header) {
-			return nil, fail(line, "", "row has %d fields, the header has %d", len(rec), len(header))
+		if err := p.row(rec); err != nil {
+			return nil, err
 		}
-		get := func(c string) string {
-			if i, ok := cols[c]; ok {
-				return rec[i]
-			}
-			return ""
-		}
-		at := func(c string) int { l, _ := cr.FieldPos(cols[c]); return l }
-
-		code := strings.TrimSpace(get(colCode))
-		state, ok := solidarity.ParseMemberState(code)
-		if !ok {
-			if eurostat.IsAggregate(code) {
-				continue // EU27_2020 and friends: context, not a Member State
-			}
-			return nil, fail(at(colCode), colCode, "%q is not an EU Member State's code", code)
-		}
-		if first, dup := seen[state]; dup {
-			return nil, fail(at(colCode), colCode, "second row for %s (first at line %d)", state, first)
-		}
-		seen[state] = line
-
-		o := solidarity.Observation{
-			State:   state,
-			Vintage: get(colVintage),
-			Source:  get(colSource),
-			Note:    get(colNote),
-		}
-		if text := strings.TrimSpace(get(valueCol)); text != "" {
-			v, err := eurostat.ParseDecimal(text)
-			if err != nil {
-				return nil, fail(at(valueCol), valueCol, "%s %s", state, err.Error())
-			}
-			if ind == solidarity.Population && !v.IsInt() {
-				return nil, fail(at(valueCol), valueCol, "%s population %q is not a whole number", state, text)
-			}
-			o.Value = v
-			values++
-		}
-
-		p := want
-		if has(periodCol) {
-			p = strings.TrimSpace(get(periodCol))
-			if p != "" && !validPeriod(ind, p) {
-				return nil, fail(at(periodCol), periodCol, "%q is not a %s", p, periodKind(ind))
-			}
-			if len(rows) == 0 {
-				period, periodLine = p, line
-			} else if p != period {
-				return nil, fail(at(periodCol), periodCol, "period %q differs from %q on line %d: one file, one period", p, period, periodLine)
-			}
-			if want != "" && p != want {
-				return nil, fail(at(periodCol), periodCol, "the file is for %q, not %q", p, want)
-			}
-		}
-		o.Period = p
-
-		o.Flag = strings.TrimSpace(get(colFlag))
-		if o.Flag != "" && !flagRE.MatchString(o.Flag) {
-			return nil, fail(at(colFlag), colFlag, "flag %q is not an observation flag (lower-case letters)", o.Flag)
-		}
-
-		var notes []string
-		if o.Note != "" {
-			notes = append(notes, o.Note)
-		}
-		if ind == solidarity.GDP {
-			conv, field, err := conversion(get(colCurrency), get(colNational), get(colRate), o.Value, strings.TrimSpace(get(valueCol)))
-			if err != nil {
-				return nil, fail(at(field), field, "%s %s", state, err.Error())
-			}
-			if conv != "" {
-				notes = append(notes, conv)
-			}
-		}
-		for _, c := range extras {
-			if v := get(c); v != "" {
-				notes = append(notes, c+"="+v)
-			}
-		}
-		if o.Value == nil && !has(colNote) && o.Vintage != "" {
-			notes = append(notes, o.Vintage) // the vintage says why the figure is missing
-		}
-		o.Note = strings.Join(notes, "; ")
-		rows = append(rows, o)
 	}
-	if len(rows) == 0 {
-		return nil, fail(0, "", "no rows for any Member State")
+	if len(p.rows) == 0 {
+		return nil, h.fail(0, "", "no rows for any Member State")
 	}
-	if values == 0 {
-		return nil, fail(0, valueCol, "no figure for any Member State")
+	if p.values == 0 {
+		return nil, h.fail(0, h.valueCol, "no figure for any Member State")
 	}
+	return dataset(name, h.ind, p.rows), nil
+}
 
+func csvFail(name string, line int, field, format string, args ...any) error {
+	return &solidarity.Error{Code: solidarity.EINVALID, File: name, Line: line, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// csvHeader is the header of a provenance CSV file: where each column is, the
+// indicator it decides, and the columns the format does not define (kept in Note).
+type csvHeader struct {
+	name                string
+	names               []string // the columns in order, trimmed and lower-case
+	cols                map[string]int
+	ind                 solidarity.Indicator
+	valueCol, periodCol string
+	extras              []string
+}
+
+// readHeader checks the header: named, distinct columns, exactly one value column, and
+// the columns every file has.
+func readHeader(name string, header []string) (*csvHeader, error) {
+	h := &csvHeader{name: name, names: header, cols: make(map[string]int)}
+	for i, c := range header {
+		c = strings.ToLower(strings.TrimSpace(c))
+		if c == "" {
+			return nil, h.fail(1, "", "column %d has no name", i+1)
+		}
+		if _, dup := h.cols[c]; dup {
+			return nil, h.fail(1, c, "column %s appears twice", c)
+		}
+		h.cols[c] = i
+		header[i] = c
+	}
+	switch {
+	case h.has(colPopulation) && h.has(colGDP):
+		return nil, h.fail(1, colGDP, "both population and gdp_meur columns: one file, one indicator")
+	case h.has(colPopulation):
+		h.ind = solidarity.Population
+	case h.has(colGDP):
+		h.ind = solidarity.GDP
+	default:
+		return nil, h.fail(1, "", "header has neither a population nor a gdp_meur column")
+	}
+	for _, c := range []string{colCode, colCountry, colVintage, colSource} {
+		if !h.has(c) {
+			return nil, h.fail(1, c, "missing column %s", c)
+		}
+	}
+	h.valueCol, h.periodCol = valueColumn(h.ind), periodColumn(h.ind)
+	known := []string{colCode, colCountry, h.valueCol, h.periodCol, colFlag, colNote, colVintage, colSource}
+	if h.ind == solidarity.GDP {
+		known = append(known, colNational, colCurrency, colRate)
+	}
+	for _, c := range header {
+		if !slices.Contains(known, c) {
+			h.extras = append(h.extras, c)
+		}
+	}
+	return h, nil
+}
+
+func (h *csvHeader) has(c string) bool { _, ok := h.cols[c]; return ok }
+
+func (h *csvHeader) fail(line int, field, format string, args ...any) error {
+	return csvFail(h.name, line, field, format, args...)
+}
+
+// csvRows reads the rows after the header, one observation each, and holds what a row
+// is checked against: the states and the period of the rows before it.
+type csvRows struct {
+	*csvHeader
+	cr         *csv.Reader
+	want       string // the period the caller asked for, if any
+	rec        []string
+	seen       map[solidarity.MemberState]int // line of each state's row
+	period     string
+	periodLine int
+	values     int // rows with a figure
+	rows       []solidarity.Observation
+}
+
+// get is the field of column c in the current row ("" if the file has no such column).
+func (p *csvRows) get(c string) string {
+	if i, ok := p.cols[c]; ok {
+		return p.rec[i]
+	}
+	return ""
+}
+
+// at is the line of column c's field in the current row.
+func (p *csvRows) at(c string) int { l, _ := p.cr.FieldPos(p.cols[c]); return l }
+
+// row reads one row; a row of a Eurostat aggregate is skipped.
+func (p *csvRows) row(rec []string) error {
+	line, _ := p.cr.FieldPos(0)
+	if len(rec) != len(p.names) {
+		return p.fail(line, "", "row has %d fields, the header has %d", len(rec), len(p.names))
+	}
+	p.rec = rec
+	code := strings.TrimSpace(p.get(colCode))
+	state, ok := solidarity.ParseMemberState(code)
+	if !ok {
+		if eurostat.IsAggregate(code) {
+			return nil // EU27_2020 and friends: context, not a Member State
+		}
+		return p.fail(p.at(colCode), colCode, "%q is not an EU Member State's code", code)
+	}
+	if first, dup := p.seen[state]; dup {
+		return p.fail(p.at(colCode), colCode, "second row for %s (first at line %d)", state, first)
+	}
+	p.seen[state] = line
+
+	o := solidarity.Observation{
+		State:   state,
+		Vintage: p.get(colVintage),
+		Source:  p.get(colSource),
+		Note:    p.get(colNote),
+	}
+	if err := p.value(&o); err != nil {
+		return err
+	}
+	if err := p.periodOf(&o, line); err != nil {
+		return err
+	}
+	o.Flag = strings.TrimSpace(p.get(colFlag))
+	if o.Flag != "" && !flagRE.MatchString(o.Flag) {
+		return p.fail(p.at(colFlag), colFlag, "flag %q is not an observation flag (lower-case letters)", o.Flag)
+	}
+	note, err := p.note(o)
+	if err != nil {
+		return err
+	}
+	o.Note = note
+	p.rows = append(p.rows, o)
+	return nil
+}
+
+// value reads the figure: empty is missing, a population is a whole number.
+func (p *csvRows) value(o *solidarity.Observation) error {
+	text := strings.TrimSpace(p.get(p.valueCol))
+	if text == "" {
+		return nil
+	}
+	v, err := eurostat.ParseDecimal(text)
+	if err != nil {
+		return p.fail(p.at(p.valueCol), p.valueCol, "%s %s", o.State, err.Error())
+	}
+	if p.ind == solidarity.Population && !v.IsInt() {
+		return p.fail(p.at(p.valueCol), p.valueCol, "%s population %q is not a whole number", o.State, text)
+	}
+	o.Value = v
+	p.values++
+	return nil
+}
+
+// periodOf reads the period: the file's own column, the same on every row and the one
+// asked for, or else the one asked for.
+func (p *csvRows) periodOf(o *solidarity.Observation, line int) error {
+	o.Period = p.want
+	if !p.has(p.periodCol) {
+		return nil
+	}
+	c := p.periodCol
+	per := strings.TrimSpace(p.get(c))
+	if per != "" && !validPeriod(p.ind, per) {
+		return p.fail(p.at(c), c, "%q is not a %s", per, periodKind(p.ind))
+	}
+	if len(p.rows) == 0 {
+		p.period, p.periodLine = per, line
+	} else if per != p.period {
+		return p.fail(p.at(c), c, "period %q differs from %q on line %d: one file, one period", per, p.period, p.periodLine)
+	}
+	if p.want != "" && per != p.want {
+		return p.fail(p.at(c), c, "the file is for %q, not %q", per, p.want)
+	}
+	o.Period = per
+	return nil
+}
+
+// note joins what the row says beside its figure: its note, a GDP figure's conversion
+// from national currency, the columns the format does not define, and, for a missing
+// figure in a file without notes, the vintage (which says why it is missing).
+func (p *csvRows) note(o solidarity.Observation) (string, error) {
+	var notes []string
+	if o.Note != "" {
+		notes = append(notes, o.Note)
+	}
+	if p.ind == solidarity.GDP {
+		conv, field, err := conversion(p.get(colCurrency), p.get(colNational), p.get(colRate), o.Value, strings.TrimSpace(p.get(p.valueCol)))
+		if err != nil {
+			return "", p.fail(p.at(field), field, "%s %s", o.State, err.Error())
+		}
+		if conv != "" {
+			notes = append(notes, conv)
+		}
+	}
+	for _, c := range p.extras {
+		if v := p.get(c); v != "" {
+			notes = append(notes, c+"="+v)
+		}
+	}
+	if o.Value == nil && !p.has(colNote) && o.Vintage != "" {
+		notes = append(notes, o.Vintage)
+	}
+	return strings.Join(notes, "; "), nil
+}
+
+// dataset is the dataset of a file's rows, named and titled after the file.
+func dataset(name string, ind solidarity.Indicator, rows []solidarity.Observation) *solidarity.Dataset {
 	base := filepath.Base(name)
 	d := &solidarity.Dataset{
 		ID:        fileID(base),
@@ -273,7 +352,7 @@ func ParseCSV(name string, r io.Reader, opt eurostat.Options) (*solidarity.Datas
 	case solidarity.GDP:
 		d.Title = fmt.Sprintf("GDP %s at current prices, million EUR (%s)", rows[0].Period, base)
 	}
-	return d, nil
+	return d
 }
 
 // conversion checks the national-currency columns of a GDP row and describes them.
