@@ -78,111 +78,165 @@ func testIdempotentPerActor(t *testing.T, h Harness) {
 
 // testAccounts: disabling a user stops its sessions and tokens at once, tokens are
 // listed and revoked by ID, sessions end when idle, and every change is in the admin
-// log, written in the same transaction (issue 12).
+// log, written in the same transaction (issue 12). Each sub-test is one of these
+// promises, on the state the ones before it left; the first that fails ends the case.
 func testAccounts(t *testing.T, h Harness) {
-	ctx := context.Background()
-	s := h.Store
-	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	ev := func(action, user, detail string) solidarity.AdminEvent {
-		return solidarity.AdminEvent{At: now, Actor: "coordinator", Action: action, User: user, Detail: detail}
+	a := &accounts{ctx: context.Background(), s: h.Store, now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
+	for _, step := range []struct {
+		name string
+		run  func(t *testing.T)
+	}{
+		{"AddUser", a.addUser},
+		{"Credentials", a.credentials},
+		{"ExpiryAndTouch", a.expiry},
+		{"DisableEnable", a.disable},
+		{"PasswordChange", a.passwordChange},
+		{"Tokens", a.tokens},
+		{"AdminLog", a.adminLog},
+		{"ProbeWrite", a.probeWrite},
+	} {
+		if !t.Run(step.name, step.run) {
+			return
+		}
 	}
-	u := &solidarity.User{Name: "officer-pt", Role: solidarity.Officer, State: "PT"}
-	if err := s.AddUser(ctx, u, "hash-1", ev(solidarity.AdminUserAdd, "officer-pt", "officer PT")); err != nil {
+}
+
+// accounts is what testAccounts' steps share: the store, the clock, one officer and
+// its token and two sessions.
+type accounts struct {
+	ctx              context.Context
+	s                solidarity.Store
+	now              time.Time
+	u                *solidarity.User
+	tok, sess, other solidarity.Credential
+}
+
+// ev is an admin log line by the coordinator, now.
+func (a *accounts) ev(action, user, detail string) solidarity.AdminEvent {
+	return solidarity.AdminEvent{At: a.now, Actor: "coordinator", Action: action, User: user, Detail: detail}
+}
+
+// works reports whether c still signs in the officer at time at.
+func (a *accounts) works(t *testing.T, c solidarity.Credential, at time.Time) error {
+	t.Helper()
+	gu, gc, err := a.s.CredentialUser(a.ctx, c.Kind, c.Hash, at)
+	if err == nil && (gu.ID != a.u.ID || gc.UserID != a.u.ID || !gc.Expires.Equal(c.Expires) || !gc.IdleUntil.Equal(c.IdleUntil)) {
+		t.Fatalf("CredentialUser(%s) = %+v %+v", c.Kind, gu, gc)
+	}
+	return err
+}
+
+// addUser: a user is added with a log line; a refused change writes none.
+func (a *accounts) addUser(t *testing.T) {
+	s, ctx := a.s, a.ctx
+	a.u = &solidarity.User{Name: "officer-pt", Role: solidarity.Officer, State: "PT"}
+	if err := s.AddUser(ctx, a.u, "hash-1", a.ev(solidarity.AdminUserAdd, "officer-pt", "officer PT")); err != nil {
 		t.Fatal(err)
 	}
 	// A refused change writes no log line.
-	wantCode(t, s.AddUser(ctx, &solidarity.User{Name: "officer-pt", Role: solidarity.Auditor}, "", ev(solidarity.AdminUserAdd, "officer-pt", "")), solidarity.ECONFLICT)
+	wantCode(t, s.AddUser(ctx, &solidarity.User{Name: "officer-pt", Role: solidarity.Auditor}, "", a.ev(solidarity.AdminUserAdd, "officer-pt", "")), solidarity.ECONFLICT)
+}
 
-	tok := solidarity.Credential{Kind: "token", Hash: strings.Repeat("1a", 32), UserID: u.ID, Label: "ci", Expires: now.Add(48 * time.Hour)}
-	got, err := s.CreateToken(ctx, tok, ev(solidarity.AdminTokenCreate, "officer-pt", "token 1a1a"))
+// credentials: a token (once per hash) and two sessions sign the officer in.
+func (a *accounts) credentials(t *testing.T) {
+	s, ctx, now, u := a.s, a.ctx, a.now, a.u
+	a.tok = solidarity.Credential{Kind: "token", Hash: strings.Repeat("1a", 32), UserID: u.ID, Label: "ci", Expires: now.Add(48 * time.Hour)}
+	got, err := s.CreateToken(ctx, a.tok, a.ev(solidarity.AdminTokenCreate, "officer-pt", "token 1a1a"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ID != strings.Repeat("1a", 8) || got.User != "officer-pt" || got.Label != "ci" || !got.Expires.Equal(tok.Expires) || got.Created.IsZero() {
+	if got.ID != strings.Repeat("1a", 8) || got.User != "officer-pt" || got.Label != "ci" || !got.Expires.Equal(a.tok.Expires) || got.Created.IsZero() {
 		t.Fatalf("CreateToken = %+v", got)
 	}
-	wantCode(t, func() error { _, err := s.CreateToken(ctx, tok, solidarity.AdminEvent{}); return err }(), solidarity.ECONFLICT)
-	sess := solidarity.Credential{Kind: "session", Hash: strings.Repeat("2b", 32), UserID: u.ID, Expires: now.Add(12 * time.Hour), IdleUntil: now.Add(30 * time.Minute)}
-	other := solidarity.Credential{Kind: "session", Hash: strings.Repeat("3c", 32), UserID: u.ID, Expires: now.Add(12 * time.Hour)}
-	for _, c := range []solidarity.Credential{sess, other} {
+	wantCode(t, func() error { _, err := s.CreateToken(ctx, a.tok, solidarity.AdminEvent{}); return err }(), solidarity.ECONFLICT)
+	a.sess = solidarity.Credential{Kind: "session", Hash: strings.Repeat("2b", 32), UserID: u.ID, Expires: now.Add(12 * time.Hour), IdleUntil: now.Add(30 * time.Minute)}
+	a.other = solidarity.Credential{Kind: "session", Hash: strings.Repeat("3c", 32), UserID: u.ID, Expires: now.Add(12 * time.Hour)}
+	for _, c := range []solidarity.Credential{a.sess, a.other} {
 		if err := s.CreateCredential(ctx, c); err != nil {
 			t.Fatal(err)
 		}
 	}
-	works := func(c solidarity.Credential, at time.Time) error {
-		t.Helper()
-		gu, gc, err := s.CredentialUser(ctx, c.Kind, c.Hash, at)
-		if err == nil && (gu.ID != u.ID || gc.UserID != u.ID || !gc.Expires.Equal(c.Expires) || !gc.IdleUntil.Equal(c.IdleUntil)) {
-			t.Fatalf("CredentialUser(%s) = %+v %+v", c.Kind, gu, gc)
-		}
-		return err
-	}
-	for _, c := range []solidarity.Credential{tok, sess, other} {
-		if err := works(c, now); err != nil {
+	for _, c := range []solidarity.Credential{a.tok, a.sess, a.other} {
+		if err := a.works(t, c, now); err != nil {
 			t.Fatalf("%s: %v", c.Kind, err)
 		}
 	}
-	// Expiry: a token at its Expires, a session at its idle limit.
-	wantCode(t, works(tok, tok.Expires), solidarity.ENOTFOUND)
-	wantCode(t, works(sess, sess.IdleUntil), solidarity.ENOTFOUND)
-	// Touching moves the idle limit, never past Expires.
-	if err := s.TouchSession(ctx, sess.Hash, now.Add(time.Hour)); err != nil {
+}
+
+// expiry: a token ends at its Expires, a session at its idle limit; touching moves the
+// idle limit, never past Expires.
+func (a *accounts) expiry(t *testing.T) {
+	s, ctx, now := a.s, a.ctx, a.now
+	wantCode(t, a.works(t, a.tok, a.tok.Expires), solidarity.ENOTFOUND)
+	wantCode(t, a.works(t, a.sess, a.sess.IdleUntil), solidarity.ENOTFOUND)
+	if err := s.TouchSession(ctx, a.sess.Hash, now.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	sess.IdleUntil = now.Add(time.Hour)
-	if err := works(sess, now.Add(45*time.Minute)); err != nil {
+	a.sess.IdleUntil = now.Add(time.Hour)
+	if err := a.works(t, a.sess, now.Add(45*time.Minute)); err != nil {
 		t.Fatalf("touched session: %v", err)
 	}
-	if err := s.TouchSession(ctx, sess.Hash, now.Add(13*time.Hour)); err != nil {
+	if err := s.TouchSession(ctx, a.sess.Hash, now.Add(13*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	sess.IdleUntil = sess.Expires
-	if err := works(sess, now); err != nil {
+	a.sess.IdleUntil = a.sess.Expires
+	if err := a.works(t, a.sess, now); err != nil {
 		t.Fatalf("session touched past its end: %v", err)
 	}
+}
 
-	// Disable: everything stops at once; sessions are gone, tokens come back on enable.
+// disable: everything stops at once; sessions are gone, tokens come back on enable.
+func (a *accounts) disable(t *testing.T) {
+	s, ctx, now := a.s, a.ctx, a.now
 	yes, no := true, false
-	du, err := s.UpdateUser(ctx, "officer-pt", solidarity.UserUpdate{Disabled: &yes, EndSessions: true}, ev(solidarity.AdminUserDisable, "officer-pt", ""))
+	du, err := s.UpdateUser(ctx, "officer-pt", solidarity.UserUpdate{Disabled: &yes, EndSessions: true}, a.ev(solidarity.AdminUserDisable, "officer-pt", ""))
 	if err != nil || !du.Disabled {
 		t.Fatalf("disable: %+v %v", du, err)
 	}
 	if bu, _, err := s.UserByName(ctx, "officer-pt"); err != nil || !bu.Disabled {
 		t.Fatalf("UserByName after disable: %+v %v", bu, err)
 	}
-	for _, c := range []solidarity.Credential{tok, sess, other} {
-		wantCode(t, works(c, now), solidarity.ENOTFOUND)
+	for _, c := range []solidarity.Credential{a.tok, a.sess, a.other} {
+		wantCode(t, a.works(t, c, now), solidarity.ENOTFOUND)
 	}
-	if eu, err := s.UpdateUser(ctx, "officer-pt", solidarity.UserUpdate{Disabled: &no}, ev(solidarity.AdminUserEnable, "officer-pt", "")); err != nil || eu.Disabled {
+	if eu, err := s.UpdateUser(ctx, "officer-pt", solidarity.UserUpdate{Disabled: &no}, a.ev(solidarity.AdminUserEnable, "officer-pt", "")); err != nil || eu.Disabled {
 		t.Fatalf("enable: %+v %v", eu, err)
 	}
-	if err := works(tok, now); err != nil {
+	if err := a.works(t, a.tok, now); err != nil {
 		t.Fatalf("token after enable: %v", err)
 	}
-	wantCode(t, works(sess, now), solidarity.ENOTFOUND)
+	wantCode(t, a.works(t, a.sess, now), solidarity.ENOTFOUND)
+}
 
-	// A password change ends the other sessions, keeping one.
-	for _, c := range []solidarity.Credential{sess, other} {
+// passwordChange: a password change ends the other sessions, keeping one; an unknown
+// user is not found.
+func (a *accounts) passwordChange(t *testing.T) {
+	s, ctx, now := a.s, a.ctx, a.now
+	for _, c := range []solidarity.Credential{a.sess, a.other} {
 		if err := s.CreateCredential(ctx, c); err != nil {
 			t.Fatal(err)
 		}
 	}
 	h2 := "hash-2"
-	if _, err := s.UpdateUser(ctx, "officer-pt", solidarity.UserUpdate{PasswordHash: &h2, EndSessions: true, KeepSession: sess.Hash},
-		ev(solidarity.AdminPasswordChange, "officer-pt", "")); err != nil {
+	if _, err := s.UpdateUser(ctx, "officer-pt", solidarity.UserUpdate{PasswordHash: &h2, EndSessions: true, KeepSession: a.sess.Hash},
+		a.ev(solidarity.AdminPasswordChange, "officer-pt", "")); err != nil {
 		t.Fatal(err)
 	}
 	if _, hash, err := s.UserByName(ctx, "officer-pt"); err != nil || hash != "hash-2" {
 		t.Fatalf("password hash %q, %v", hash, err)
 	}
-	if err := works(sess, now); err != nil {
+	if err := a.works(t, a.sess, now); err != nil {
 		t.Fatalf("the kept session: %v", err)
 	}
-	wantCode(t, works(other, now), solidarity.ENOTFOUND)
-	_, err = s.UpdateUser(ctx, "nobody", solidarity.UserUpdate{Disabled: &yes}, ev(solidarity.AdminUserDisable, "nobody", ""))
+	wantCode(t, a.works(t, a.other, now), solidarity.ENOTFOUND)
+	yes := true
+	_, err := s.UpdateUser(ctx, "nobody", solidarity.UserUpdate{Disabled: &yes}, a.ev(solidarity.AdminUserDisable, "nobody", ""))
 	wantCode(t, err, solidarity.ENOTFOUND)
+}
 
-	// Tokens: listed without secrets, revoked by ID.
+// tokens: listed without secrets, revoked by ID.
+func (a *accounts) tokens(t *testing.T) {
+	s, ctx, now := a.s, a.ctx, a.now
 	aud := &solidarity.User{Name: "auditor", Role: solidarity.Auditor}
 	if err := s.CreateUser(ctx, aud, ""); err != nil {
 		t.Fatal(err)
@@ -209,26 +263,31 @@ func testAccounts(t *testing.T, h Harness) {
 	if got := list("auditor"); got != "auditor:4d4d4d4d4d4d4d4d" {
 		t.Fatalf("Tokens(auditor) = %s", got)
 	}
-	rt, err := s.RevokeToken(ctx, "1a1a1a1a1a1a1a1a", ev(solidarity.AdminTokenRevoke, "", "token 1a1a1a1a1a1a1a1a"))
+	rt, err := s.RevokeToken(ctx, "1a1a1a1a1a1a1a1a", a.ev(solidarity.AdminTokenRevoke, "", "token 1a1a1a1a1a1a1a1a"))
 	if err != nil || rt.User != "officer-pt" || rt.Label != "ci" {
 		t.Fatalf("RevokeToken = %+v, %v", rt, err)
 	}
-	wantCode(t, works(tok, now), solidarity.ENOTFOUND)
-	_, err = s.RevokeToken(ctx, "1a1a1a1a1a1a1a1a", ev(solidarity.AdminTokenRevoke, "", ""))
+	wantCode(t, a.works(t, a.tok, now), solidarity.ENOTFOUND)
+	_, err = s.RevokeToken(ctx, "1a1a1a1a1a1a1a1a", a.ev(solidarity.AdminTokenRevoke, "", ""))
 	wantCode(t, err, solidarity.ENOTFOUND)
-	_, err = s.RevokeToken(ctx, "1a", ev(solidarity.AdminTokenRevoke, "", ""))
+	_, err = s.RevokeToken(ctx, "1a", a.ev(solidarity.AdminTokenRevoke, "", ""))
 	wantCode(t, err, solidarity.ENOTFOUND)
 	if got := list(""); got != "auditor:4d4d4d4d4d4d4d4d" {
 		t.Fatalf("Tokens after revoking = %s", got)
 	}
+}
 
+// adminLog: every change above is one line, latest first, in the transaction that made
+// it.
+func (a *accounts) adminLog(t *testing.T) {
+	s, ctx := a.s, a.ctx
 	log, err := s.AdminLog(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var lines []string
 	for _, e := range log {
-		if !e.At.Equal(now) || e.Actor != "coordinator" || e.Seq == 0 {
+		if !e.At.Equal(a.now) || e.Actor != "coordinator" || e.Seq == 0 {
 			t.Errorf("admin log line %+v", e)
 		}
 		lines = append(lines, e.Action+" "+e.User)
@@ -240,8 +299,12 @@ func testAccounts(t *testing.T, h Harness) {
 	if l, err := s.AdminLog(ctx, 2); err != nil || len(l) != 2 || l[0].Action != solidarity.AdminTokenRevoke {
 		t.Fatalf("AdminLog(2) = %v, %v", l, err)
 	}
+}
+
+// probeWrite: the health probe's write succeeds, again and again, after all of this.
+func (a *accounts) probeWrite(t *testing.T) {
 	for i := range 3 {
-		if err := s.ProbeWrite(ctx); err != nil {
+		if err := a.s.ProbeWrite(a.ctx); err != nil {
 			t.Fatalf("ProbeWrite %d: %v", i, err)
 		}
 	}
