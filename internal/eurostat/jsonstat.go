@@ -51,93 +51,153 @@ const maxJSONStat = 512 << 20
 // value out. Numbers are decoded as text (json.Number) so that figures stay exact.
 func (p *parser) parseJSONStat(r io.Reader) error {
 	p.format = "JSON-stat 2.0"
+	js, err := p.decodeJSONStat(r)
+	if err != nil {
+		return err
+	}
+	c, err := p.cube(js)
+	if err != nil {
+		return err
+	}
+	values, err := p.cells("$.value", js.Value, c.total, true)
+	if err != nil {
+		return err
+	}
+	status, err := p.cells("$.status", js.Status, c.total, false)
+	if err != nil {
+		return err
+	}
+	if err := p.identify(js, c); err != nil {
+		return err
+	}
+	geoDim, timeDim, base, err := p.slice(c)
+	if err != nil {
+		return err
+	}
+	timePath := "$.dimension" + jsonKey(c.ids[timeDim]) + ".category.index"
+	for g, geo := range c.cats[geoDim] {
+		state, member := solidarity.ParseMemberState(geo)
+		if !member {
+			continue
+		}
+		for t, tc := range c.cats[timeDim] {
+			idx := base + int64(g)*c.strides[geoDim] + int64(t)*c.strides[timeDim]
+			v := values.get(idx)
+			flag := status.get(idx)
+			if flag == ":" { // Eurostat's "not available": the absence of the value says it
+				flag = ""
+			}
+			at := loc{path: values.path(idx)}
+			if err := p.add(state, tc, v, flag, js.Updated, "", at, loc{path: timePath + jsonKey(tc)}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// decodeJSONStat reads and decodes the document, within its bounds, and checks that it
+// is one JSON-stat dataset (not an error answer, not another class) with a size for
+// each dimension.
+func (p *parser) decodeJSONStat(r io.Reader) (*jsonStat, error) {
 	// The decoder holds the whole document and what it decodes: read at most
 	// maxJSONStat, so that a huge file is refused rather than exhausting memory.
 	data, err := io.ReadAll(io.LimitReader(r, maxJSONStat+1))
 	if err == nil && len(data) > maxJSONStat {
-		return p.errPath("$", "a JSON-stat file of more than %d MiB, the limit (download a filtered dataset)", maxJSONStat>>20)
+		return nil, p.errPath("$", "a JSON-stat file of more than %d MiB, the limit (download a filtered dataset)", maxJSONStat>>20)
 	}
 	if err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return p.errPath("$", "the file ends in the middle (a truncated or interrupted download?): %s", err.Error())
+			return nil, p.errPath("$", "the file ends in the middle (a truncated or interrupted download?): %s", err.Error())
 		}
-		return p.errPath("$", "reading: %s", err.Error())
+		return nil, p.errPath("$", "reading: %s", err.Error())
 	}
 	if err := bound.JSON(p.name, data, Limits); err != nil {
-		return err
+		return nil, err
 	}
 	var js jsonStat
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(&js); err != nil {
-		return p.jsonErr(data, err)
+		return nil, p.jsonErr(data, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return p.err(loc{path: "$", line: lineAt(data, dec.InputOffset())}, "unexpected data after the JSON object")
+		return nil, p.err(loc{path: "$", line: lineAt(data, dec.InputOffset())}, "unexpected data after the JSON object")
 	}
 	if len(js.Error) > 0 && string(js.Error) != "null" {
-		return p.errPath("$.error", "Eurostat returned an error instead of data: %s", compact(js.Error))
+		return nil, p.errPath("$.error", "Eurostat returned an error instead of data: %s", compact(js.Error))
 	}
 	if js.Class != "" && js.Class != "dataset" {
-		return p.errPath("$.class", "class %q: only a JSON-stat dataset can be read", js.Class)
+		return nil, p.errPath("$.class", "class %q: only a JSON-stat dataset can be read", js.Class)
 	}
 	if len(js.ID) == 0 {
-		return p.errPath("$.id", "missing: not a JSON-stat 2.0 dataset")
+		return nil, p.errPath("$.id", "missing: not a JSON-stat 2.0 dataset")
 	}
 	if len(js.Size) != len(js.ID) {
-		return p.errPath("$.size", "has %d entries, $.id has %d", len(js.Size), len(js.ID))
+		return nil, p.errPath("$.size", "has %d entries, $.id has %d", len(js.Size), len(js.ID))
 	}
+	return &js, nil
+}
 
-	// Categories of each dimension in index order, and the strides of the flat index.
-	dimPos := make(map[string]int)
-	cats := make([][]string, len(js.ID))
+// jsonCube is the shape of a JSON-stat dataset: its dimensions, the categories of each
+// in index order, and the strides of the flat, row-major index.
+type jsonCube struct {
+	ids     []string
+	pos     map[string]int // dimension -> its place in ids
+	cats    [][]string
+	strides []int64
+	total   int64 // cells
+}
+
+func (c *jsonCube) has(dim string) bool { _, ok := c.pos[dim]; return ok }
+
+// cube reads the dimensions: distinct, each with as many categories as its size, and a
+// number of cells that fits an int64.
+func (p *parser) cube(js *jsonStat) (*jsonCube, error) {
+	c := &jsonCube{ids: js.ID, pos: make(map[string]int), cats: make([][]string, len(js.ID))}
 	sizes := make([]int64, len(js.ID))
 	for i, id := range js.ID {
-		if _, dup := dimPos[id]; dup {
-			return p.errPath(fmt.Sprintf("$.id[%d]", i), "dimension %s appears twice", id)
+		if _, dup := c.pos[id]; dup {
+			return nil, p.errPath(fmt.Sprintf("$.id[%d]", i), "dimension %s appears twice", id)
 		}
-		dimPos[id] = i
+		c.pos[id] = i
 		n, err := strconv.ParseInt(js.Size[i].String(), 10, 64)
 		if err != nil || n < 0 {
-			return p.errPath(fmt.Sprintf("$.size[%d]", i), "size %s is not a non-negative integer", js.Size[i])
+			return nil, p.errPath(fmt.Sprintf("$.size[%d]", i), "size %s is not a non-negative integer", js.Size[i])
 		}
 		sizes[i] = n
 		raw, ok := js.Dimension[id]
 		if !ok {
-			return p.errPath("$.dimension"+jsonKey(id), "missing: $.id lists dimension %s", id)
+			return nil, p.errPath("$.dimension"+jsonKey(id), "missing: $.id lists dimension %s", id)
 		}
-		c, err := p.categories(id, raw)
+		cats, err := p.categories(id, raw)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if int64(len(c)) != n {
-			return p.errPath("$.dimension"+jsonKey(id)+".category.index", "has %d categories, $.size[%d] says %d", len(c), i, n)
+		if int64(len(cats)) != n {
+			return nil, p.errPath("$.dimension"+jsonKey(id)+".category.index", "has %d categories, $.size[%d] says %d", len(cats), i, n)
 		}
-		cats[i] = c
+		c.cats[i] = cats
 	}
-	total := int64(1)
+	c.total = 1
 	for i, n := range sizes {
-		if n != 0 && total > math.MaxInt64/n {
-			return p.errPath(fmt.Sprintf("$.size[%d]", i), "the product of the sizes is too large")
+		if n != 0 && c.total > math.MaxInt64/n {
+			return nil, p.errPath(fmt.Sprintf("$.size[%d]", i), "the product of the sizes is too large")
 		}
-		total *= n
+		c.total *= n
 	}
-	strides := make([]int64, len(sizes))
+	c.strides = make([]int64, len(sizes))
 	stride := int64(1)
 	for i := len(sizes) - 1; i >= 0; i-- {
-		strides[i] = stride
+		c.strides[i] = stride
 		stride *= sizes[i]
 	}
-	values, err := p.cells("$.value", js.Value, total, true)
-	if err != nil {
-		return err
-	}
-	status, err := p.cells("$.status", js.Status, total, false)
-	if err != nil {
-		return err
-	}
+	return c, nil
+}
 
-	has := func(dim string) bool { _, ok := dimPos[dim]; return ok }
+// identify sets p.ds, the dataset the document holds: the one its extension names, or
+// else the one its label, its file name or its dimensions tell.
+func (p *parser) identify(js *jsonStat, c *jsonCube) error {
 	switch {
 	case js.Extension.DatasetID != "":
 		p.ds = datasetByCode(js.Extension.DatasetID)
@@ -155,25 +215,29 @@ func (p *parser) parseJSONStat(r io.Reader) error {
 			p.ds = datasetByFileName(p.name)
 		}
 		if p.ds == nil {
-			p.ds = datasetByDims(has)
+			p.ds = datasetByDims(c.has)
 		}
 		if p.ds == nil {
 			return p.errPath("$", "cannot tell which dataset this is: expected %s", knownCodes())
 		}
 	}
+	return nil
+}
 
-	// Every dimension but geo and time is fixed to one category: the filter's, annual
-	// frequency, or the only one there is.
-	geoDim, timeDim := -1, -1
-	fixed := make([]int64, len(js.ID))
+// slice fixes every dimension but geo and time to one category: the filter's, annual
+// frequency, or the only one there is. It returns the places of geo and time in the
+// dimensions and the flat index of the fixed categories.
+func (p *parser) slice(c *jsonCube) (geoDim, timeDim int, base int64, err error) {
+	geoDim, timeDim = -1, -1
+	fixed := make([]int64, len(c.ids))
 	want := map[string]string{"freq": "A"}
 	for _, f := range p.ds.filter {
 		want[f.dim] = f.code
-		if !has(f.dim) {
-			return p.errPath("$.id", "no %s dimension, needed to select %s=%s of %s", f.dim, f.dim, f.code, p.ds.code)
+		if !c.has(f.dim) {
+			return 0, 0, 0, p.errPath("$.id", "no %s dimension, needed to select %s=%s of %s", f.dim, f.dim, f.code, p.ds.code)
 		}
 	}
-	for i, id := range js.ID {
+	for i, id := range c.ids {
 		switch {
 		case id == "geo":
 			geoDim = i
@@ -183,47 +247,27 @@ func (p *parser) parseJSONStat(r io.Reader) error {
 			continue
 		}
 		if code, ok := want[id]; ok {
-			pos := indexOf(cats[i], code)
+			pos := indexOf(c.cats[i], code)
 			if pos < 0 {
-				return p.errPath("$.dimension"+jsonKey(id)+".category.index", "no category %s: the file does not hold %s=%s", code, id, code)
+				return 0, 0, 0, p.errPath("$.dimension"+jsonKey(id)+".category.index", "no category %s: the file does not hold %s=%s", code, id, code)
 			}
 			fixed[i] = int64(pos)
 			continue
 		}
-		if len(cats[i]) != 1 {
-			return p.errPath("$.dimension"+jsonKey(id)+".category.index", "%d categories of %s: download a single one", len(cats[i]), id)
+		if len(c.cats[i]) != 1 {
+			return 0, 0, 0, p.errPath("$.dimension"+jsonKey(id)+".category.index", "%d categories of %s: download a single one", len(c.cats[i]), id)
 		}
 	}
 	if geoDim < 0 {
-		return p.errPath("$.id", "no geo dimension")
+		return 0, 0, 0, p.errPath("$.id", "no geo dimension")
 	}
 	if timeDim < 0 {
-		return p.errPath("$.id", "no time dimension")
+		return 0, 0, 0, p.errPath("$.id", "no time dimension")
 	}
-	base := int64(0)
 	for i, pos := range fixed {
-		base += pos * strides[i]
+		base += pos * c.strides[i]
 	}
-	timePath := "$.dimension" + jsonKey(js.ID[timeDim]) + ".category.index"
-	for g, geo := range cats[geoDim] {
-		state, member := solidarity.ParseMemberState(geo)
-		if !member {
-			continue
-		}
-		for t, tc := range cats[timeDim] {
-			idx := base + int64(g)*strides[geoDim] + int64(t)*strides[timeDim]
-			v := values.get(idx)
-			flag := status.get(idx)
-			if flag == ":" { // Eurostat's "not available": the absence of the value says it
-				flag = ""
-			}
-			at := loc{path: values.path(idx)}
-			if err := p.add(state, tc, v, flag, js.Updated, "", at, loc{path: timePath + jsonKey(tc)}); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return geoDim, timeDim, base, nil
 }
 
 // categories returns a dimension's category codes in index order. category.index is
