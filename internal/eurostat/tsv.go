@@ -17,79 +17,31 @@ import (
 // the file name, else from the dimensions.
 func (p *parser) parseTSV(r *bufio.Reader) error {
 	p.format = "bulk TSV"
-	line := 0
-	next := func() (string, bool, error) {
-		s, err := r.ReadString('\n')
-		if err != nil && err != io.EOF {
-			if e, ok := errors.AsType[*solidarity.Error](err); ok {
-				return "", false, e // a bound, or a read error, already located (bound.CSVReader)
-			}
-			return "", false, p.errLine(line+1, "", "reading: %s", err.Error())
-		}
-		if s == "" && err == io.EOF {
-			return "", false, nil
-		}
-		line++
-		return strings.TrimRight(s, "\r\n"), true, nil
-	}
-
-	head, ok, err := next()
+	lr := &tsvLines{p: p, r: r}
+	head, ok, err := lr.next()
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return p.errLine(1, "", "empty file")
 	}
-	header := strings.Split(head, "\t")
-	first := strings.TrimSpace(header[0])
-	dimList, timeName, ok := strings.Cut(first, `\`)
-	if !ok || !strings.EqualFold(timeName, "TIME_PERIOD") && !strings.EqualFold(timeName, "time") {
-		return p.errLine(1, first, `first header cell must end in \TIME_PERIOD`)
+	h, err := p.tsvHeader(head)
+	if err != nil {
+		return err
 	}
-	dims := strings.Split(dimList, ",")
-	dimCol := make(map[string]int)
-	for i, d := range dims {
-		d = strings.ToLower(strings.TrimSpace(d))
-		if d == "" {
-			return p.errLine(1, first, "empty dimension name")
-		}
-		if _, dup := dimCol[d]; dup {
-			return p.errLine(1, first, "dimension %s appears twice", d)
-		}
-		dimCol[d] = i
-	}
-	geoCol, ok := dimCol["geo"]
-	if !ok {
-		return p.errLine(1, first, "no geo dimension")
-	}
-	times := make([]string, len(header))
-	seen := make(map[string]bool)
-	for j := 1; j < len(header); j++ {
-		t := strings.TrimSpace(header[j])
-		if t == "" {
-			return p.errLine(1, "", "empty period in column %d of the header", j+1)
-		}
-		if seen[t] {
-			return p.errLine(1, t, "period %s appears twice in the header", t)
-		}
-		seen[t] = true
-		times[j] = t
-	}
-	has := func(dim string) bool { _, ok := dimCol[dim]; return ok }
 	if p.ds = datasetByFileName(p.name); p.ds == nil {
-		p.ds = datasetByDims(has)
+		p.ds = datasetByDims(h.has)
 	}
 	if p.ds == nil {
-		return p.errLine(1, first, "cannot tell which dataset this is: name the file after it (%s)", knownCodes())
+		return p.errLine(1, h.first, "cannot tell which dataset this is: name the file after it (%s)", knownCodes())
 	}
 	for _, f := range p.ds.filter {
-		if !has(f.dim) {
-			return p.errLine(1, first, "no %s dimension, needed to select %s=%s of %s", f.dim, f.dim, f.code, p.ds.code)
+		if !h.has(f.dim) {
+			return p.errLine(1, h.first, "no %s dimension, needed to select %s=%s of %s", f.dim, f.dim, f.code, p.ds.code)
 		}
 	}
-
 	for {
-		s, ok, err := next()
+		s, ok, err := lr.next()
 		if err != nil {
 			return err
 		}
@@ -99,41 +51,124 @@ func (p *parser) parseTSV(r *bufio.Reader) error {
 		if strings.TrimSpace(s) == "" {
 			continue
 		}
-		cells := strings.Split(s, "\t")
-		if len(cells) != len(header) {
-			return p.errLine(line, "", "row has %d cells, the header has %d", len(cells), len(header))
+		if err := p.tsvRow(h, lr.line, s); err != nil {
+			return err
 		}
-		key := strings.Split(cells[0], ",")
-		if len(key) != len(dims) {
-			return p.errLine(line, first, "row key %q has %d parts, the header names %d dimensions", cells[0], len(key), len(dims))
+	}
+	return nil
+}
+
+// tsvLines reads a file line by line, counting the lines.
+type tsvLines struct {
+	p    *parser
+	r    *bufio.Reader
+	line int
+}
+
+// next returns the next line without its line break, and false at the end of the file.
+func (l *tsvLines) next() (string, bool, error) {
+	s, err := l.r.ReadString('\n')
+	if err != nil && err != io.EOF {
+		if e, ok := errors.AsType[*solidarity.Error](err); ok {
+			return "", false, e // a bound, or a read error, already located (bound.CSVReader)
 		}
-		code := func(dim string) string { return strings.TrimSpace(key[dimCol[dim]]) }
-		keep := !has("freq") || code("freq") == "A"
-		for _, f := range p.ds.filter {
-			if code(f.dim) != f.code {
-				keep = false
-			}
+		return "", false, l.p.errLine(l.line+1, "", "reading: %s", err.Error())
+	}
+	if s == "" && err == io.EOF {
+		return "", false, nil
+	}
+	l.line++
+	return strings.TrimRight(s, "\r\n"), true, nil
+}
+
+// tsvHead is the header line of a bulk TSV file: the dimensions of the row keys and
+// the period of each column.
+type tsvHead struct {
+	first  string // the first cell, "freq,unit,geo\TIME_PERIOD"
+	cells  int
+	dims   []string
+	dimCol map[string]int // dimension -> its place in a row key
+	geoCol int
+	times  []string // times[j] is the period of column j (j >= 1)
+}
+
+func (h *tsvHead) has(dim string) bool { _, ok := h.dimCol[dim]; return ok }
+
+// tsvHeader reads the header: distinct dimensions including geo, then distinct periods.
+func (p *parser) tsvHeader(head string) (*tsvHead, error) {
+	header := strings.Split(head, "\t")
+	h := &tsvHead{first: strings.TrimSpace(header[0]), cells: len(header), dimCol: make(map[string]int)}
+	dimList, timeName, ok := strings.Cut(h.first, `\`)
+	if !ok || !strings.EqualFold(timeName, "TIME_PERIOD") && !strings.EqualFold(timeName, "time") {
+		return nil, p.errLine(1, h.first, `first header cell must end in \TIME_PERIOD`)
+	}
+	h.dims = strings.Split(dimList, ",")
+	for i, d := range h.dims {
+		d = strings.ToLower(strings.TrimSpace(d))
+		if d == "" {
+			return nil, p.errLine(1, h.first, "empty dimension name")
 		}
-		state, member := solidarity.ParseMemberState(strings.TrimSpace(key[geoCol]))
-		if !keep || !member {
-			continue
+		if _, dup := h.dimCol[d]; dup {
+			return nil, p.errLine(1, h.first, "dimension %s appears twice", d)
 		}
-		for j := 1; j < len(cells); j++ {
-			at := loc{line: line, field: times[j]}
-			fields := strings.Fields(cells[j])
-			value, flag := "", ""
-			switch len(fields) {
-			case 0:
-			case 1:
-				value = fields[0]
-			case 2:
-				value, flag = fields[0], fields[1]
-			default:
-				return p.err(at, "cell %q is not a figure with an optional flag", strings.TrimSpace(cells[j]))
-			}
-			if err := p.add(state, times[j], value, flag, "", "", at, loc{line: 1, field: times[j]}); err != nil {
-				return err
-			}
+		h.dimCol[d] = i
+	}
+	if h.geoCol, ok = h.dimCol["geo"]; !ok {
+		return nil, p.errLine(1, h.first, "no geo dimension")
+	}
+	h.times = make([]string, len(header))
+	seen := make(map[string]bool)
+	for j := 1; j < len(header); j++ {
+		t := strings.TrimSpace(header[j])
+		if t == "" {
+			return nil, p.errLine(1, "", "empty period in column %d of the header", j+1)
+		}
+		if seen[t] {
+			return nil, p.errLine(1, t, "period %s appears twice in the header", t)
+		}
+		seen[t] = true
+		h.times[j] = t
+	}
+	return h, nil
+}
+
+// tsvRow reads one row: its key selects it (annual, the dataset's filter, a Member
+// State) or not, and each of its cells is one period's figure.
+func (p *parser) tsvRow(h *tsvHead, line int, s string) error {
+	cells := strings.Split(s, "\t")
+	if len(cells) != h.cells {
+		return p.errLine(line, "", "row has %d cells, the header has %d", len(cells), h.cells)
+	}
+	key := strings.Split(cells[0], ",")
+	if len(key) != len(h.dims) {
+		return p.errLine(line, h.first, "row key %q has %d parts, the header names %d dimensions", cells[0], len(key), len(h.dims))
+	}
+	code := func(dim string) string { return strings.TrimSpace(key[h.dimCol[dim]]) }
+	keep := !h.has("freq") || code("freq") == "A"
+	for _, f := range p.ds.filter {
+		if code(f.dim) != f.code {
+			keep = false
+		}
+	}
+	state, member := solidarity.ParseMemberState(strings.TrimSpace(key[h.geoCol]))
+	if !keep || !member {
+		return nil
+	}
+	for j := 1; j < len(cells); j++ {
+		at := loc{line: line, field: h.times[j]}
+		fields := strings.Fields(cells[j])
+		value, flag := "", ""
+		switch len(fields) {
+		case 0:
+		case 1:
+			value = fields[0]
+		case 2:
+			value, flag = fields[0], fields[1]
+		default:
+			return p.err(at, "cell %q is not a figure with an optional flag", strings.TrimSpace(cells[j]))
+		}
+		if err := p.add(state, h.times[j], value, flag, "", "", at, loc{line: 1, field: h.times[j]}); err != nil {
+			return err
 		}
 	}
 	return nil
