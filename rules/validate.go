@@ -53,36 +53,11 @@ func (v *validator) date(field string, t time.Time) {
 var euAlpha3 = []string{"AUT", "BEL", "BGR", "HRV", "CYP", "CZE", "DNK", "EST", "FIN", "FRA", "DEU", "GRC", "HUN", "IRL",
 	"ITA", "LVA", "LTU", "LUX", "MLT", "NLD", "POL", "PRT", "ROU", "SVK", "SVN", "ESP", "SWE"}
 
+// check validates a section by section, in the order of its fields, so that the first
+// error reported is that of the first field at fault.
 func (v *validator) check(a *Applicant) {
-	v.state("application.state", a.Application.State, false)
-	v.date("application.date", a.Application.Date)
-	if f := a.FirstRegistration; f != nil {
-		v.state("first_registration.state", f.State, false)
-		v.date("first_registration.date", f.Date)
-		if !a.Application.Date.IsZero() && civil(f.Date).After(civil(a.Application.Date)) {
-			v.fail("first_registration.date", "the first registration (%s) is after the application (%s)", fmtDate(f.Date), fmtDate(a.Application.Date))
-		}
-	}
-	ref := a.ReferenceDate()
-	if !a.BirthDate.IsZero() && !ref.IsZero() && civil(a.BirthDate).After(ref) {
-		v.fail("birth_date", "born %s, after the application was registered on %s", fmtDate(a.BirthDate), fmtDate(ref))
-	}
-	if !a.BirthDate.IsZero() && !ref.IsZero() && ageAt(a.BirthDate, ref) > 130 {
-		v.fail("birth_date", "born %s: older than 130 when the application was registered on %s", fmtDate(a.BirthDate), fmtDate(ref))
-	}
-	if a.AssessedAge < 0 || a.AssessedAge > 130 {
-		v.fail("assessed_age", "%d is not a possible age", a.AssessedAge)
-	}
-	if a.AssessedAge != 0 && a.AgeAssessedOn.IsZero() {
-		v.fail("age_assessed_on", "an assessed age needs the date of the assessment")
-	}
-	if n := strings.TrimSpace(a.Nationality); n != "" {
-		if len(n) < 2 || len(n) > 3 || strings.IndexFunc(n, func(r rune) bool { return (r < 'A' || r > 'Z') && (r < 'a' || r > 'z') }) >= 0 {
-			v.fail("nationality", "%q is not an ISO 3166-1 alpha-2 or alpha-3 code", n)
-		} else if _, eu := solidarity.ParseMemberState(n); eu || slices.Contains(euAlpha3, strings.ToUpper(n)) {
-			v.fail("nationality", "%q is a Member State: its nationals are not third-country nationals and cannot be applicants", n)
-		}
-	}
+	v.application(a)
+	v.person(a)
 	v.state("security_check_state", a.SecurityCheckState, true)
 	v.state("best_interests_state", a.BestInterestsState, true)
 	for i, m := range a.TransferBarred {
@@ -93,40 +68,10 @@ func (v *validator) check(a *Applicant) {
 		v.date("relocation.date", r.Date)
 	}
 	for i, f := range a.Family {
-		p := fmt.Sprintf("family[%d]", i)
-		if !slices.Contains(relations, f.Relation) {
-			v.fail(p+".relation", "%q is not one of %v", f.Relation, relations)
-		}
-		if !slices.Contains(statuses, f.Status) {
-			v.fail(p+".status", "%q is not one of beneficiary, applicant, legally-present, irregular", f.Status)
-		}
-		if !slices.Contains(dependencies, f.Dependency) {
-			v.fail(p+".dependency", "%q is not a ground of dependency of Art. 34(1)", f.Dependency)
-		}
-		v.state(p+".state", f.State, true)
-		v.state(p+".responsible_state", f.ResponsibleState, true)
-		if f.Status != StatusUnknown && f.Status != StatusIrregular && f.State == "" {
-			v.fail(p+".state", "a %s family member must be in a Member State", f.Status)
-		}
+		v.familyMember(fmt.Sprintf("family[%d]", i), f)
 	}
 	for i, d := range a.Documents {
-		p := fmt.Sprintf("documents[%d]", i)
-		if !slices.Contains(documentKinds, d.Kind) {
-			v.fail(p+".kind", "%q is not one of %v", d.Kind, documentKinds)
-		}
-		v.state(p+".issuer", d.Issuer, false)
-		v.state(p+".issued_for", d.IssuedFor, true)
-		if d.IssuedFor != "" && !d.Kind.IsVisa() {
-			v.fail(p+".issued_for", "only a visa is issued under a representation arrangement")
-		}
-		v.date(p+".valid_from", d.ValidFrom)
-		v.date(p+".valid_to", d.ValidTo)
-		if !d.ValidFrom.IsZero() && civil(d.ValidTo).Before(civil(d.ValidFrom)) {
-			v.fail(p+".valid_to", "valid to %s, before valid from %s", fmtDate(d.ValidTo), fmtDate(d.ValidFrom))
-		}
-		if !d.Withdrawn.IsZero() && civil(d.Withdrawn).Before(civil(d.ValidFrom)) {
-			v.fail(p+".withdrawn", "withdrawn %s, before it was valid from %s", fmtDate(d.Withdrawn), fmtDate(d.ValidFrom))
-		}
+		v.document(fmt.Sprintf("documents[%d]", i), d)
 	}
 	for i, d := range a.Diplomas {
 		p := fmt.Sprintf("diplomas[%d]", i)
@@ -155,5 +100,84 @@ func (v *validator) check(a *Applicant) {
 	if e := a.VisaWaivedEntry; e != nil {
 		v.state("visa_waived_entry.state", e.State, false)
 		v.date("visa_waived_entry.date", e.Date)
+	}
+}
+
+// application checks where and when the application was made, and the first
+// registration, which cannot come after it.
+func (v *validator) application(a *Applicant) {
+	v.state("application.state", a.Application.State, false)
+	v.date("application.date", a.Application.Date)
+	if f := a.FirstRegistration; f != nil {
+		v.state("first_registration.state", f.State, false)
+		v.date("first_registration.date", f.Date)
+		if !a.Application.Date.IsZero() && civil(f.Date).After(civil(a.Application.Date)) {
+			v.fail("first_registration.date", "the first registration (%s) is after the application (%s)", fmtDate(f.Date), fmtDate(a.Application.Date))
+		}
+	}
+}
+
+// person checks the applicant's age (born before the application, at most 130, an
+// assessed age with its date) and nationality (a third country's code).
+func (v *validator) person(a *Applicant) {
+	ref := a.ReferenceDate()
+	if !a.BirthDate.IsZero() && !ref.IsZero() && civil(a.BirthDate).After(ref) {
+		v.fail("birth_date", "born %s, after the application was registered on %s", fmtDate(a.BirthDate), fmtDate(ref))
+	}
+	if !a.BirthDate.IsZero() && !ref.IsZero() && ageAt(a.BirthDate, ref) > 130 {
+		v.fail("birth_date", "born %s: older than 130 when the application was registered on %s", fmtDate(a.BirthDate), fmtDate(ref))
+	}
+	if a.AssessedAge < 0 || a.AssessedAge > 130 {
+		v.fail("assessed_age", "%d is not a possible age", a.AssessedAge)
+	}
+	if a.AssessedAge != 0 && a.AgeAssessedOn.IsZero() {
+		v.fail("age_assessed_on", "an assessed age needs the date of the assessment")
+	}
+	if n := strings.TrimSpace(a.Nationality); n != "" {
+		if len(n) < 2 || len(n) > 3 || strings.IndexFunc(n, func(r rune) bool { return (r < 'A' || r > 'Z') && (r < 'a' || r > 'z') }) >= 0 {
+			v.fail("nationality", "%q is not an ISO 3166-1 alpha-2 or alpha-3 code", n)
+		} else if _, eu := solidarity.ParseMemberState(n); eu || slices.Contains(euAlpha3, strings.ToUpper(n)) {
+			v.fail("nationality", "%q is a Member State: its nationals are not third-country nationals and cannot be applicants", n)
+		}
+	}
+}
+
+// familyMember checks one family member: known relation, status and ground of
+// dependency, and a Member State for any status but unknown or irregular.
+func (v *validator) familyMember(p string, f FamilyMember) {
+	if !slices.Contains(relations, f.Relation) {
+		v.fail(p+".relation", "%q is not one of %v", f.Relation, relations)
+	}
+	if !slices.Contains(statuses, f.Status) {
+		v.fail(p+".status", "%q is not one of beneficiary, applicant, legally-present, irregular", f.Status)
+	}
+	if !slices.Contains(dependencies, f.Dependency) {
+		v.fail(p+".dependency", "%q is not a ground of dependency of Art. 34(1)", f.Dependency)
+	}
+	v.state(p+".state", f.State, true)
+	v.state(p+".responsible_state", f.ResponsibleState, true)
+	if f.Status != StatusUnknown && f.Status != StatusIrregular && f.State == "" {
+		v.fail(p+".state", "a %s family member must be in a Member State", f.Status)
+	}
+}
+
+// document checks one residence document or visa: a known kind, its issuer, and a
+// period of validity (and a withdrawal) in a possible order.
+func (v *validator) document(p string, d Document) {
+	if !slices.Contains(documentKinds, d.Kind) {
+		v.fail(p+".kind", "%q is not one of %v", d.Kind, documentKinds)
+	}
+	v.state(p+".issuer", d.Issuer, false)
+	v.state(p+".issued_for", d.IssuedFor, true)
+	if d.IssuedFor != "" && !d.Kind.IsVisa() {
+		v.fail(p+".issued_for", "only a visa is issued under a representation arrangement")
+	}
+	v.date(p+".valid_from", d.ValidFrom)
+	v.date(p+".valid_to", d.ValidTo)
+	if !d.ValidFrom.IsZero() && civil(d.ValidTo).Before(civil(d.ValidFrom)) {
+		v.fail(p+".valid_to", "valid to %s, before valid from %s", fmtDate(d.ValidTo), fmtDate(d.ValidFrom))
+	}
+	if !d.Withdrawn.IsZero() && civil(d.Withdrawn).Before(civil(d.ValidFrom)) {
+		v.fail(p+".withdrawn", "withdrawn %s, before it was valid from %s", fmtDate(d.Withdrawn), fmtDate(d.ValidFrom))
 	}
 }
