@@ -621,106 +621,36 @@ func (w *walker) dependentPersons() Finding {
 }
 
 // documents is AMMR Art. 29 (spec §2 C5: paras 1–4 V, para 5 P/M), Dublin III Art. 12.
+// It sorts the documents into valid and lapsed within the limits of paragraph 4,
+// chooses among them by paragraphs 1–3, and cites paragraph 4 where a lapsed document
+// was weighed.
 func (w *walker) documents() Finding {
 	f := Finding{Criterion: Documents, Article: w.art("Art. 29", "Art. 12"), Certainty: w.tag("V", "S")}
 	if w.closedToMinor(&f) || w.leftOut(&f, "Art. 29") {
 		return f
 	}
-	resLimit, visaLimit := w.p.ExpiredResidenceMonths, w.p.ExpiredVisaMonths
-	if w.reg == DublinIII {
-		resLimit, visaLimit = w.p.DublinExpiredResidenceMonths, w.p.DublinExpiredVisaMonths
-	}
-	para := func(n string) string { return w.art("Art. 29"+n, "Art. 12"+n) }
+	lim := w.documentLimits()
 	var valid, lapsed []int
 	for i, d := range w.a.Documents {
-		name := fmt.Sprintf("documents[%d] (%s)", i, w.docName(d))
-		from, to := civil(d.ValidFrom), civil(d.ValidTo)
-		withdrawn := civil(d.Withdrawn)
-		switch {
-		case d.FraudAfterIssue:
-			f.Details = append(f.Details, name+": the issuing Member State established a fraud committed after issue ("+para("(5)")+")")
-			continue
-		case from.After(w.ref):
-			f.Details = append(f.Details, fmt.Sprintf("%s: valid only from %s, after the application was registered on %s", name, fmtDate(from), fmtDate(w.ref)))
-			continue
-		}
-		if !w.ref.After(to) && (withdrawn.IsZero() || w.ref.Before(withdrawn)) {
+		switch w.documentStanding(&f, i, d, lim) {
+		case docValid:
 			valid = append(valid, i)
-			continue
-		}
-		lapse, how := to, "expired on"
-		if !withdrawn.IsZero() && !withdrawn.After(w.ref) && !withdrawn.After(to) {
-			lapse, how = withdrawn, "was annulled, revoked or withdrawn on"
-			if w.reg == DublinIII {
-				f.Details = append(f.Details, fmt.Sprintf("%s: %s %s; Art. 12(4) Dublin III counts only expired documents", name, how, fmtDate(lapse)))
-				continue
-			}
-		}
-		limit := visaLimit
-		if d.Kind == ResidenceDocument {
-			limit = resLimit
-		}
-		if lessThanMonthsBefore(lapse, w.ref, limit) {
+		case docLapsed:
 			lapsed = append(lapsed, i)
-			continue
-		}
-		f.Details = append(f.Details, fmt.Sprintf("%s: %s %s, %d months or more before the application was registered on %s (%s: less than %d months)",
-			name, how, fmtDate(lapse), limit, fmtDate(w.ref), para("(4)"), limit))
-	}
-	// Art. 29(4) AMMR: a document lapsed within the limits makes paragraphs 1–3 apply
-	// to it, beside any valid one (the AMMR has no "only"). Dublin III Art. 12(4)
-	// applies paragraphs 1–3 to lapsed documents only when the applicant holds no
-	// valid one ("in possession only of").
-	cands := slices.Concat(valid, lapsed)
-	slices.Sort(cands)
-	if w.reg == DublinIII && len(valid) > 0 {
-		cands = valid
-		for _, i := range lapsed {
-			f.Details = append(f.Details, fmt.Sprintf("documents[%d] (%s): lapsed; Art. 12(4) Dublin III counts lapsed documents \"only\" when the applicant holds no valid one (the AMMR, Art. 29(4), has no such \"only\")", i, w.docName(w.a.Documents[i])))
 		}
 	}
-	isLapsed := func(i int) bool { return slices.Contains(lapsed, i) }
+	cands := w.documentCandidates(&f, valid, lapsed)
 	if len(cands) == 0 {
 		f.Reason = fmt.Sprintf("no residence document or visa was valid when the application was registered, and none lapsed less than %d months (residence document) or %d months (visa) before it",
-			resLimit, visaLimit)
+			lim.residence, lim.visa)
 		return f
 	}
-	var res, visas []int
-	for _, i := range cands {
-		if w.a.Documents[i].Kind == ResidenceDocument {
-			res = append(res, i)
-		} else {
-			visas = append(visas, i)
-		}
-	}
-	var pick int
-	var sub string
-	if len(res) > 0 {
-		pick, sub = w.pickDocument(res, &f, "(1)", "(3)(a)", true)
-		if len(visas) > 0 {
-			if states, _ := tally(cands, func(i int) solidarity.MemberState { return docState(w.a.Documents[i]) }); len(states) > 1 {
-				// A residence document and a visa of different Member States: the
-				// order of paragraph 3 decides, and its point (a) puts the residence
-				// document first.
-				sub = "(3)(a)"
-			}
-			f.Details = append(f.Details, "the residence document takes precedence over the visas held ("+para(sub)+")")
-		}
-	} else {
-		sameKind := true
-		for _, i := range visas[1:] {
-			sameKind = sameKind && w.a.Documents[i].Kind == w.a.Documents[visas[0]].Kind
-		}
-		if sameKind {
-			pick, sub = w.pickDocument(visas, &f, "(2)", "(3)(b)", false)
-		} else {
-			pick, sub = w.pickDocument(visas, &f, "(2)", "(3)(c)", true)
-		}
-	}
+	pick, sub := w.chooseDocument(&f, cands)
+	isLapsed := func(i int) bool { return slices.Contains(lapsed, i) }
 	d := w.a.Documents[pick]
 	f.Applies = true
 	f.State = docState(d)
-	f.Article = para(sub)
+	f.Article = w.docPara(sub)
 	// Paragraph 4 is cited where it brought a lapsed document into the decision: the
 	// one chosen, or one weighed against it under paragraph 3.
 	weighed := strings.HasPrefix(sub, "(3)") && slices.ContainsFunc(cands, isLapsed)
@@ -746,6 +676,120 @@ func (w *walker) documents() Finding {
 		f.Evidence = append(f.Evidence, decisive(w.docEvidence(i), i == pick))
 	}
 	return f
+}
+
+// docPara cites paragraph n of Art. 29 AMMR (Art. 12 Dublin III).
+func (w *walker) docPara(n string) string { return w.art("Art. 29"+n, "Art. 12"+n) }
+
+// docLimits are the months after which a lapsed document no longer counts (Art. 29(4)
+// AMMR, Art. 12(4) Dublin III).
+type docLimits struct{ residence, visa int }
+
+func (w *walker) documentLimits() docLimits {
+	if w.reg == DublinIII {
+		return docLimits{w.p.DublinExpiredResidenceMonths, w.p.DublinExpiredVisaMonths}
+	}
+	return docLimits{w.p.ExpiredResidenceMonths, w.p.ExpiredVisaMonths}
+}
+
+// docStanding is where a document stood when the application was registered.
+type docStanding int
+
+const (
+	docOut    docStanding = iota // does not count; f.Details says why
+	docValid                     // valid (Art. 29(1)–(3))
+	docLapsed                    // expired or withdrawn within the limits (Art. 29(4))
+)
+
+// documentStanding tells whether documents[i] was valid when the application was
+// registered, lapsed within the limits of paragraph 4, or does not count, and then
+// records why in f.Details: a fraud after issue (paragraph 5), valid only later, lapsed
+// too long before, or (Dublin III) withdrawn.
+func (w *walker) documentStanding(f *Finding, i int, d Document, lim docLimits) docStanding {
+	name := fmt.Sprintf("documents[%d] (%s)", i, w.docName(d))
+	from, to := civil(d.ValidFrom), civil(d.ValidTo)
+	withdrawn := civil(d.Withdrawn)
+	switch {
+	case d.FraudAfterIssue:
+		f.Details = append(f.Details, name+": the issuing Member State established a fraud committed after issue ("+w.docPara("(5)")+")")
+		return docOut
+	case from.After(w.ref):
+		f.Details = append(f.Details, fmt.Sprintf("%s: valid only from %s, after the application was registered on %s", name, fmtDate(from), fmtDate(w.ref)))
+		return docOut
+	}
+	if !w.ref.After(to) && (withdrawn.IsZero() || w.ref.Before(withdrawn)) {
+		return docValid
+	}
+	lapse, how := to, "expired on"
+	if !withdrawn.IsZero() && !withdrawn.After(w.ref) && !withdrawn.After(to) {
+		lapse, how = withdrawn, "was annulled, revoked or withdrawn on"
+		if w.reg == DublinIII {
+			f.Details = append(f.Details, fmt.Sprintf("%s: %s %s; Art. 12(4) Dublin III counts only expired documents", name, how, fmtDate(lapse)))
+			return docOut
+		}
+	}
+	limit := lim.visa
+	if d.Kind == ResidenceDocument {
+		limit = lim.residence
+	}
+	if lessThanMonthsBefore(lapse, w.ref, limit) {
+		return docLapsed
+	}
+	f.Details = append(f.Details, fmt.Sprintf("%s: %s %s, %d months or more before the application was registered on %s (%s: less than %d months)",
+		name, how, fmtDate(lapse), limit, fmtDate(w.ref), w.docPara("(4)"), limit))
+	return docOut
+}
+
+// documentCandidates returns the documents paragraphs 1–3 choose among, in order.
+// Art. 29(4) AMMR: a document lapsed within the limits makes paragraphs 1–3 apply to
+// it, beside any valid one (the AMMR has no "only"). Dublin III Art. 12(4) applies
+// paragraphs 1–3 to lapsed documents only when the applicant holds no valid one ("in
+// possession only of").
+func (w *walker) documentCandidates(f *Finding, valid, lapsed []int) []int {
+	cands := slices.Concat(valid, lapsed)
+	slices.Sort(cands)
+	if w.reg == DublinIII && len(valid) > 0 {
+		cands = valid
+		for _, i := range lapsed {
+			f.Details = append(f.Details, fmt.Sprintf("documents[%d] (%s): lapsed; Art. 12(4) Dublin III counts lapsed documents \"only\" when the applicant holds no valid one (the AMMR, Art. 29(4), has no such \"only\")", i, w.docName(w.a.Documents[i])))
+		}
+	}
+	return cands
+}
+
+// chooseDocument picks the document that designates, and the paragraph that chose it:
+// a residence document before any visa (paragraphs 1 and 3(a)), else among visas of one
+// kind by expiry (2, 3(b)), of several kinds by length then expiry (3(c)).
+func (w *walker) chooseDocument(f *Finding, cands []int) (int, string) {
+	var res, visas []int
+	for _, i := range cands {
+		if w.a.Documents[i].Kind == ResidenceDocument {
+			res = append(res, i)
+		} else {
+			visas = append(visas, i)
+		}
+	}
+	if len(res) > 0 {
+		pick, sub := w.pickDocument(res, f, "(1)", "(3)(a)", true)
+		if len(visas) > 0 {
+			if states, _ := tally(cands, func(i int) solidarity.MemberState { return docState(w.a.Documents[i]) }); len(states) > 1 {
+				// A residence document and a visa of different Member States: the
+				// order of paragraph 3 decides, and its point (a) puts the residence
+				// document first.
+				sub = "(3)(a)"
+			}
+			f.Details = append(f.Details, "the residence document takes precedence over the visas held ("+w.docPara(sub)+")")
+		}
+		return pick, sub
+	}
+	sameKind := true
+	for _, i := range visas[1:] {
+		sameKind = sameKind && w.a.Documents[i].Kind == w.a.Documents[visas[0]].Kind
+	}
+	if sameKind {
+		return w.pickDocument(visas, f, "(2)", "(3)(b)", false)
+	}
+	return w.pickDocument(visas, f, "(2)", "(3)(c)", true)
 }
 
 // pickDocument chooses among candidate documents: a single Member State needs no
