@@ -17,4 +17,19 @@
 // its own location. Periods in months and years end on the same-numbered day of the
 // final month, or on its last day when there is no such day (Regulation (EEC,
 // Euratom) No 1182/71, spec §3).
+//
+// Files:
+//
+//	applicant.go  the Applicant: registrations, family, documents, entries, stays
+//	validate.go   Validate: what a possible applicant is
+//	params.go     Params: every date and time limit the criteria use
+//	determine.go  Determine and Check: the walk through the hierarchy, the bar on transfers
+//	criteria.go   the security gate (Art. 16(4)), the defaults (Arts. 16(2), 68(2),
+//	              16(3)) and the helpers the criteria share
+//	family.go     the family criteria: Arts. 25–28 and 34 (Dublin III Arts. 8–11, 16)
+//	documents.go  documents held: Arts. 29–30 (Dublin III Art. 12)
+//	entry.go      entry: Arts. 31–33 (Dublin III Arts. 13–15)
+//	result.go     Regime, Criterion and their order (Hierarchy), Finding, Result, Explain
+//	date.go       civil dates and periods in months
+//	parse.go      ParseApplicant: an Applicant read from JSON
 package rules
