@@ -364,8 +364,55 @@ func noncharacter(r rune) bool {
 	return r >= 0xFDD0 && r <= 0xFDEF || r&0xFFFE == 0xFFFE
 }
 
+// person checks person i, part by part in the order of its fields, then as the rules
+// see it: who (ref, family, name), age, sex, nationality and languages, relatives,
+// documents, diplomas, prior stays, vulnerability and preferences.
 func (c *checker) person(i int) {
 	p := &c.l.Persons[i]
+	c.identity(i, p)
+	c.age(i, p)
+	c.particulars(i, p)
+	for j, r := range p.Relatives {
+		c.relative(i, j, &r)
+	}
+	for j, d := range p.Documents {
+		c.document(i, j, d)
+	}
+	for j, d := range p.Diplomas {
+		path, label := fmt.Sprintf("diplomas[%d]", j), fmt.Sprintf("diploma %d", j+1)
+		c.state(i, path+".issuer", label+": issuer", d.Issuer, false)
+		if c.requiredDate(i, path+".issued", label+": issued", d.Issued) && d.Issued.After(c.day) {
+			c.fail(i, path+".issued", "%s: issued %s, after the arrival %s", label, fmtDate(d.Issued), fmtDate(c.day))
+		}
+	}
+	for j, s := range p.PriorStays {
+		c.priorStay(i, j, s)
+	}
+	c.vulnerability(i, p)
+	for j, m := range p.Preferences {
+		path := fmt.Sprintf("preferences[%d]", j)
+		c.state(i, path, fmt.Sprintf("preference %d", j+1), m, false)
+		if slices.Index(p.Preferences, m) < j {
+			c.fail(i, path, "preference %d: %s is listed twice", j+1, m)
+		}
+	}
+	if c.err != nil {
+		return
+	}
+	// The rules' own checks, on the rules' view: a valid person is a valid applicant.
+	if err := rules.Validate(p.Applicant(c.l.Arrival, c.day)); err != nil {
+		e, ok := errors.AsType[*solidarity.Error](err)
+		if !ok {
+			c.fail(i, "", "%v", err)
+			return
+		}
+		path := rulesPath(e.Field)
+		c.fail(i, path, "%s: %s", path, e.Message)
+	}
+}
+
+// identity checks who person i is: a well-formed ref of its own, a family and a name.
+func (c *checker) identity(i int, p *Person) {
 	switch first := c.refs[p.Ref]; {
 	case p.Ref == "":
 		c.fail(i, "ref", "ref is missing")
@@ -389,6 +436,11 @@ func (c *checker) person(i int) {
 	case utf8.RuneCountInString(p.Name) > maxName:
 		c.fail(i, "name", "name is longer than %d characters", maxName)
 	}
+}
+
+// age checks the birth date (a date before the arrival, at most maxYears before it) or
+// the assessed age: one of them is required.
+func (c *checker) age(i int, p *Person) {
 	if !p.BirthDate.IsZero() && c.date(i, "birth_date", "birth_date", p.BirthDate) {
 		switch {
 		case p.BirthDate.After(c.day):
@@ -403,6 +455,10 @@ func (c *checker) person(i int) {
 	case p.BirthDate.IsZero() && p.AssessedAge == 0:
 		c.fail(i, "birth_date", "birth_date and assessed_age are both missing: one of them is required")
 	}
+}
+
+// particulars checks sex, nationality and languages: codes from their lists.
+func (c *checker) particulars(i int, p *Person) {
 	switch p.Sex {
 	case Female, Male, OtherSx:
 	case "":
@@ -418,42 +474,43 @@ func (c *checker) person(i int) {
 			c.fail(i, fmt.Sprintf("languages[%d]", j), "language %d %q is not an ISO 639 code of 2 or 3 lower-case letters", j+1, lang)
 		}
 	}
-	for j, r := range p.Relatives {
-		c.relative(i, j, &r)
+}
+
+// document checks document j of person i: a known kind, its issuer, and its period of
+// validity in order.
+func (c *checker) document(i, j int, d rules.Document) {
+	path, label := fmt.Sprintf("documents[%d]", j), fmt.Sprintf("document %d", j+1)
+	if !slices.Contains(documentKinds, d.Kind) {
+		c.fail(i, path+".kind", "%s: kind %q is not one of %s", label, d.Kind, joinValues(documentKinds))
 	}
-	for j, d := range p.Documents {
-		path, label := fmt.Sprintf("documents[%d]", j), fmt.Sprintf("document %d", j+1)
-		if !slices.Contains(documentKinds, d.Kind) {
-			c.fail(i, path+".kind", "%s: kind %q is not one of %s", label, d.Kind, joinValues(documentKinds))
-		}
-		c.state(i, path+".issuer", label+": issuer", d.Issuer, false)
-		from := c.requiredDate(i, path+".valid_from", label+": valid_from", d.ValidFrom)
-		to := c.requiredDate(i, path+".valid_to", label+": valid_to", d.ValidTo)
-		if from && to && d.ValidTo.Before(d.ValidFrom) {
-			c.fail(i, path+".valid_to", "%s: valid_to %s is before valid_from %s", label, fmtDate(d.ValidTo), fmtDate(d.ValidFrom))
-		}
-		if !d.Withdrawn.IsZero() {
-			c.date(i, path+".withdrawn", label+": withdrawn", d.Withdrawn)
-		}
+	c.state(i, path+".issuer", label+": issuer", d.Issuer, false)
+	from := c.requiredDate(i, path+".valid_from", label+": valid_from", d.ValidFrom)
+	to := c.requiredDate(i, path+".valid_to", label+": valid_to", d.ValidTo)
+	if from && to && d.ValidTo.Before(d.ValidFrom) {
+		c.fail(i, path+".valid_to", "%s: valid_to %s is before valid_from %s", label, fmtDate(d.ValidTo), fmtDate(d.ValidFrom))
 	}
-	for j, d := range p.Diplomas {
-		path, label := fmt.Sprintf("diplomas[%d]", j), fmt.Sprintf("diploma %d", j+1)
-		c.state(i, path+".issuer", label+": issuer", d.Issuer, false)
-		if c.requiredDate(i, path+".issued", label+": issued", d.Issued) && d.Issued.After(c.day) {
-			c.fail(i, path+".issued", "%s: issued %s, after the arrival %s", label, fmtDate(d.Issued), fmtDate(c.day))
-		}
+	if !d.Withdrawn.IsZero() {
+		c.date(i, path+".withdrawn", label+": withdrawn", d.Withdrawn)
 	}
-	for j, s := range p.PriorStays {
-		path, label := fmt.Sprintf("prior_stays[%d]", j), fmt.Sprintf("prior stay %d", j+1)
-		c.state(i, path+".state", label+": state", s.State, false)
-		from := c.requiredDate(i, path+".from", label+": from", s.From)
-		if from && s.From.After(c.day) {
-			c.fail(i, path+".from", "%s: from %s is after the arrival %s", label, fmtDate(s.From), fmtDate(c.day))
-		}
-		if !s.To.IsZero() && c.date(i, path+".to", label+": to", s.To) && from && s.To.Before(s.From) {
-			c.fail(i, path+".to", "%s: to %s is before from %s", label, fmtDate(s.To), fmtDate(s.From))
-		}
+}
+
+// priorStay checks prior stay j of person i: a Member State, and a period that began
+// before the arrival and ends after it began.
+func (c *checker) priorStay(i, j int, s rules.Stay) {
+	path, label := fmt.Sprintf("prior_stays[%d]", j), fmt.Sprintf("prior stay %d", j+1)
+	c.state(i, path+".state", label+": state", s.State, false)
+	from := c.requiredDate(i, path+".from", label+": from", s.From)
+	if from && s.From.After(c.day) {
+		c.fail(i, path+".from", "%s: from %s is after the arrival %s", label, fmtDate(s.From), fmtDate(c.day))
 	}
+	if !s.To.IsZero() && c.date(i, path+".to", label+": to", s.To) && from && s.To.Before(s.From) {
+		c.fail(i, path+".to", "%s: to %s is before from %s", label, fmtDate(s.To), fmtDate(s.From))
+	}
+}
+
+// vulnerability checks that an unaccompanied minor is a minor on the arrival date, and
+// the free text of another vulnerability.
+func (c *checker) vulnerability(i int, p *Person) {
 	if p.UnaccompaniedMinor && !p.Minor(c.day) {
 		c.fail(i, "unaccompanied_minor", "an unaccompanied minor must be under 18 on the arrival date %s (%s)", fmtDate(c.day), ageText(p))
 	}
@@ -462,26 +519,6 @@ func (c *checker) person(i int) {
 		c.fail(i, "other_vulnerability", "other_vulnerability is not valid UTF-8 text without control characters: %s", TextProblem(p.OtherVulnerability))
 	case utf8.RuneCountInString(p.OtherVulnerability) > maxNote:
 		c.fail(i, "other_vulnerability", "other_vulnerability is longer than %d characters", maxNote)
-	}
-	for j, m := range p.Preferences {
-		path := fmt.Sprintf("preferences[%d]", j)
-		c.state(i, path, fmt.Sprintf("preference %d", j+1), m, false)
-		if slices.Index(p.Preferences, m) < j {
-			c.fail(i, path, "preference %d: %s is listed twice", j+1, m)
-		}
-	}
-	if c.err != nil {
-		return
-	}
-	// The rules' own checks, on the rules' view: a valid person is a valid applicant.
-	if err := rules.Validate(p.Applicant(c.l.Arrival, c.day)); err != nil {
-		e, ok := errors.AsType[*solidarity.Error](err)
-		if !ok {
-			c.fail(i, "", "%v", err)
-			return
-		}
-		path := rulesPath(e.Field)
-		c.fail(i, path, "%s: %s", path, e.Message)
 	}
 }
 
