@@ -44,13 +44,6 @@ import (
 //
 // Relations, statuses and document kinds are those of package rules; Member States are
 // Eurostat codes (Greece is EL).
-// csvLimits bound a CSV list's table before encoding/csv reads any of it: one header
-// row and MaxPersons rows of the format's columns. The margin (4× the columns, one row)
-// leaves ordinary mistakes (a stray column, a ragged row, one row too many) to the
-// parser's own errors, which say more.
-var csvLimits = bound.Limits{Bytes: MaxBytes, Lines: MaxPersons + 2, Columns: 4 * len(columns),
-	Values: (MaxPersons + 2) * 4 * len(columns)}
-
 var columns = []string{
 	colRef, colFamily, colName, colBirth, colAge, colSex, colNationality, colLanguages,
 	colRelatives, colDocuments, colDiplomas, colStays,
@@ -76,6 +69,13 @@ const (
 	colSecurity      = "security_flag"
 	colPreferences   = "preferences"
 )
+
+// csvLimits bound a CSV list's table before encoding/csv reads any of it: one header
+// row and MaxPersons rows of the format's columns. The margin (4× the columns, one row)
+// leaves ordinary mistakes (a stray column, a ragged row, one row too many) to the
+// parser's own errors, which say more.
+var csvLimits = bound.Limits{Bytes: MaxBytes, Lines: MaxPersons + 2, Columns: 4 * len(columns),
+	Values: (MaxPersons + 2) * 4 * len(columns)}
 
 // The keys of the header block: "# key: value" lines before the header row.
 const (
@@ -121,14 +121,56 @@ func ParseCSV(name string, r io.Reader) (*List, error) {
 }
 
 func parseCSV(name string, data []byte) (*List, error) {
-	fail := func(line int, field, format string, args ...any) error {
-		return &solidarity.Error{Code: solidarity.EINVALID, File: name, Line: line, Field: field, Message: fmt.Sprintf(format, args...)}
-	}
 	l := new(List)
 	src := &source{name: name, csv: true, arrival: make(map[string]int)}
+	lines, pos, err := parseHeaderBlock(name, data, &l.Arrival, src)
+	if err != nil {
+		return nil, err
+	}
 
-	// The header block.
-	lines, pos := 0, 0
+	// The table. The csv.Reader counts lines from the header row: add the block.
+	// Bound the table before reading it (internal/bound): encoding/csv makes a string of
+	// every field, so one line of ten million commas would be ten million strings.
+	if err := bound.CSV(name, data[pos:], ',', csvLimits); err != nil {
+		if e, ok := errors.AsType[*solidarity.Error](err); ok && e.Line > 0 {
+			e.Line += lines
+		}
+		return nil, err
+	}
+	t := &csvTable{name: name, lines: lines, cr: csv.NewReader(bytes.NewReader(data[pos:])), src: src}
+	t.cr.FieldsPerRecord = -1 // ragged rows get our own error, naming the row
+	if err := t.columns(); err != nil {
+		return nil, err
+	}
+	for {
+		rec, err := t.cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, t.csvErr(err)
+		}
+		if err := t.row(l, rec); err != nil {
+			return nil, err
+		}
+	}
+	if err := assignFamilies(l, src); err != nil {
+		return nil, err
+	}
+	if err := l.validate(src); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+func csvFail(name string, line int, field, format string, args ...any) error {
+	return &solidarity.Error{Code: solidarity.EINVALID, File: name, Line: line, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// parseHeaderBlock reads the "# key: value" lines before the header row into a, and
+// records in src the line of each key. It returns the number of lines of the block
+// and the offset of the header row.
+func parseHeaderBlock(name string, data []byte, a *solidarity.Arrival, src *source) (lines, pos int, err error) {
 	for pos < len(data) {
 		next := len(data)
 		if i := bytes.IndexByte(data[pos:], '\n'); i >= 0 {
@@ -147,121 +189,130 @@ func parseCSV(name string, data []byte) (*List, error) {
 		key, val, ok := strings.Cut(rest, ":")
 		key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
 		if !ok || !slices.Contains(headerKeys, key) {
-			return nil, fail(lines, "", "header line %q is not \"# key: value\" with a key among %s", snippet([]byte(text)), strings.Join(headerKeys, ", "))
+			return 0, 0, csvFail(name, lines, "", "header line %q is not \"# key: value\" with a key among %s", snippet([]byte(text)), strings.Join(headerKeys, ", "))
 		}
 		if first, dup := src.arrival[key]; dup {
-			return nil, fail(lines, key, "a second # %s: line, the first is on line %d", key, first)
+			return 0, 0, csvFail(name, lines, key, "a second # %s: line, the first is on line %d", key, first)
 		}
 		src.arrival[key] = lines
-		switch key {
-		case keyVessel:
-			l.Arrival.Vessel = val
-		case keyPort:
-			l.Arrival.Port = val
-		case keyAt:
-			if val == "" {
-				break
-			}
-			t, err := time.Parse(time.RFC3339, val)
-			if err != nil {
-				return nil, fail(lines, key, "at %q is not an RFC 3339 time such as 2018-08-20T06:30:00+02:00", val)
-			}
-			l.Arrival.At = t
-		case keySAR:
-			b, ok := parseBool(val)
-			if !ok {
-				return nil, fail(lines, key, "sar %q is not true or false", val)
-			}
-			l.Arrival.SAR = b
-		case keyBenefitting:
-			l.Arrival.Benefitting = solidarity.MemberState(val)
+		if err := headerValue(a, key, val); err != "" {
+			return 0, 0, csvFail(name, lines, key, "%s", err)
 		}
 	}
+	return lines, pos, nil
+}
 
-	// The table. The csv.Reader counts lines from the header row: add the block.
-	// Bound the table before reading it (internal/bound): encoding/csv makes a string of
-	// every field, so one line of ten million commas would be ten million strings.
-	if err := bound.CSV(name, data[pos:], ',', csvLimits); err != nil {
-		if e, ok := errors.AsType[*solidarity.Error](err); ok && e.Line > 0 {
-			e.Line += lines
+// headerValue sets the field of a that key names to val, or says what is wrong with val.
+func headerValue(a *solidarity.Arrival, key, val string) string {
+	switch key {
+	case keyVessel:
+		a.Vessel = val
+	case keyPort:
+		a.Port = val
+	case keyAt:
+		if val == "" {
+			break
 		}
-		return nil, err
-	}
-	cr := csv.NewReader(bytes.NewReader(data[pos:]))
-	cr.FieldsPerRecord = -1 // ragged rows get our own error, naming the row
-	csvErr := func(err error) error {
-		if pe, ok := errors.AsType[*csv.ParseError](err); ok {
-			return fail(lines+pe.Line, "", "malformed CSV: %v", pe.Err)
+		t, err := time.Parse(time.RFC3339, val)
+		if err != nil {
+			return fmt.Sprintf("at %q is not an RFC 3339 time such as 2018-08-20T06:30:00+02:00", val)
 		}
-		return fail(0, "", "malformed CSV: %v", err)
+		a.At = t
+	case keySAR:
+		b, ok := parseBool(val)
+		if !ok {
+			return fmt.Sprintf("sar %q is not true or false", val)
+		}
+		a.SAR = b
+	case keyBenefitting:
+		a.Benefitting = solidarity.MemberState(val)
 	}
-	header, err := cr.Read()
+	return ""
+}
+
+// csvTable reads the table after the header block: the header row, then one row per
+// person. Its lines are counted from the header row; lines is the block's.
+type csvTable struct {
+	name   string
+	lines  int
+	cr     *csv.Reader
+	src    *source
+	header []string
+}
+
+func (t *csvTable) fail(line int, field, format string, args ...any) error {
+	return csvFail(t.name, line, field, format, args...)
+}
+
+func (t *csvTable) csvErr(err error) error {
+	if pe, ok := errors.AsType[*csv.ParseError](err); ok {
+		return t.fail(t.lines+pe.Line, "", "malformed CSV: %v", pe.Err)
+	}
+	return t.fail(0, "", "malformed CSV: %v", err)
+}
+
+// columns reads the header row: named, known, distinct columns, with ref, name, sex
+// and one of birth_date and assessed_age.
+func (t *csvTable) columns() error {
+	src := t.src
+	header, err := t.cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, fail(max(lines, 1), "", "no header row: the columns are %s", strings.Join(columns, ", "))
+		return t.fail(max(t.lines, 1), "", "no header row: the columns are %s", strings.Join(columns, ", "))
 	}
 	if err != nil {
-		return nil, csvErr(err)
+		return t.csvErr(err)
 	}
-	hl, _ := cr.FieldPos(0)
-	src.header = lines + hl
+	t.header = header
+	hl, _ := t.cr.FieldPos(0)
+	src.header = t.lines + hl
 	src.cols = make(map[string]int, len(header))
 	for i, h := range header {
 		h = strings.ToLower(strings.TrimSpace(h))
 		switch _, dup := src.cols[h]; {
 		case h == "":
-			return nil, fail(src.header, "", "column %d has no name", i+1)
+			return t.fail(src.header, "", "column %d has no name", i+1)
 		case !slices.Contains(columns, h):
-			return nil, fail(src.header, h, "unknown column %q: the columns are %s", snippet([]byte(h)), strings.Join(columns, ", "))
+			return t.fail(src.header, h, "unknown column %q: the columns are %s", snippet([]byte(h)), strings.Join(columns, ", "))
 		case dup:
-			return nil, fail(src.header, h, "column %s appears twice", h)
+			return t.fail(src.header, h, "column %s appears twice", h)
 		}
 		src.cols[h] = i
 	}
 	for _, c := range []string{colRef, colName, colSex} {
 		if _, ok := src.cols[c]; !ok {
-			return nil, fail(src.header, c, "missing column %s", c)
+			return t.fail(src.header, c, "missing column %s", c)
 		}
 	}
 	_, birth := src.cols[colBirth]
 	_, age := src.cols[colAge]
 	if !birth && !age {
-		return nil, fail(src.header, colBirth, "missing column birth_date or assessed_age: one of them is required")
+		return t.fail(src.header, colBirth, "missing column birth_date or assessed_age: one of them is required")
 	}
+	return nil
+}
 
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, csvErr(err)
-		}
-		row := len(l.Persons)
-		fl := make([]int, len(rec))
-		for j := range rec {
-			fl[j], _ = cr.FieldPos(j)
-			fl[j] += lines
-		}
-		if row >= MaxPersons {
-			return nil, fail(fl[0], "", "more than %d persons, the limit of one list", MaxPersons)
-		}
-		if len(rec) != len(header) {
-			return nil, fail(fl[0], "", "row %d has %d fields, the header has %d", row+1, len(rec), len(header))
-		}
-		src.rows = append(src.rows, fl)
-		p, perr := parseRow(rec, src.cols)
-		l.Persons = append(l.Persons, p)
-		if perr != nil {
-			return nil, personError(src, row, p.Ref, perr.path, perr.msg)
-		}
+// row reads one person's row into l, recording the line of each of its fields.
+func (t *csvTable) row(l *List, rec []string) error {
+	src := t.src
+	row := len(l.Persons)
+	fl := make([]int, len(rec))
+	for j := range rec {
+		fl[j], _ = t.cr.FieldPos(j)
+		fl[j] += t.lines
 	}
-	if err := assignFamilies(l, src); err != nil {
-		return nil, err
+	if row >= MaxPersons {
+		return t.fail(fl[0], "", "more than %d persons, the limit of one list", MaxPersons)
 	}
-	if err := l.validate(src); err != nil {
-		return nil, err
+	if len(rec) != len(t.header) {
+		return t.fail(fl[0], "", "row %d has %d fields, the header has %d", row+1, len(rec), len(t.header))
 	}
-	return l, nil
+	src.rows = append(src.rows, fl)
+	p, perr := parseRow(rec, src.cols)
+	l.Persons = append(l.Persons, p)
+	if perr != nil {
+		return personError(src, row, p.Ref, perr.path, perr.msg)
+	}
+	return nil
 }
 
 // parseRow reads one person from rec; a problem is at a JSON path within the person.
