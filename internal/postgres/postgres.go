@@ -6,6 +6,10 @@
 // process on the database and holds the chain's last sequence number and hash, then
 // runs each append in a savepoint and commits once. The schema lives in the
 // connection's search_path, so tests can give each store a schema of its own.
+//
+// The store checks no filter or record itself: the root package does (the filters'
+// Normalize, ValidateAccess, User.Validate, Credential.Validate), the same for both
+// stores, and the store translates what passes into SQL.
 package postgres
 
 import (

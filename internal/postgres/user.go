@@ -18,11 +18,8 @@ func (s *Store) CreateUser(ctx context.Context, u *solidarity.User, passwordHash
 // AddUser implements solidarity.Store: the user and its event (if ev.Action is set)
 // in one transaction; it sets u.ID.
 func (s *Store) AddUser(ctx context.Context, u *solidarity.User, passwordHash string, ev solidarity.AdminEvent) error {
-	if u == nil || u.Name == "" {
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "name", Message: "user name is required"}
-	}
-	if u.Role == "" {
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "role", Message: "user role is required"}
+	if err := u.Validate(); err != nil {
+		return err
 	}
 	return s.inTx(ctx, "create user", func(tx pgx.Tx) error {
 		var id int64
@@ -171,15 +168,15 @@ func (s *Store) CreateCredential(ctx context.Context, c solidarity.Credential) e
 
 // CreateToken implements solidarity.Store.
 func (s *Store) CreateToken(ctx context.Context, c solidarity.Credential, ev solidarity.AdminEvent) (*solidarity.Token, error) {
-	if c.Kind != "token" {
-		return nil, solidarity.Errorf(solidarity.EINVALID, "CreateToken stores tokens, not %q", c.Kind)
+	if err := c.ValidateToken(); err != nil {
+		return nil, err
 	}
 	return s.createCredential(ctx, c, ev)
 }
 
 func (s *Store) createCredential(ctx context.Context, c solidarity.Credential, ev solidarity.AdminEvent) (*solidarity.Token, error) {
-	if c.Kind == "" || c.Hash == "" {
-		return nil, solidarity.Errorf(solidarity.EINVALID, "credential kind and hash are required")
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	created := s.Now().UTC().Truncate(time.Microsecond)
 	var user string
@@ -335,10 +332,7 @@ func (s *Store) RevokeToken(ctx context.Context, id string, ev solidarity.AdminE
 
 // AdminLog implements solidarity.Store.
 func (s *Store) AdminLog(ctx context.Context, limit int) ([]*solidarity.AdminEvent, error) {
-	if limit <= 0 {
-		limit = 100
-	}
-	limit = min(limit, 1000)
+	limit = solidarity.ClampPageLimit(limit)
 	rows, err := s.pool.Query(ctx, `SELECT seq, at, actor, action, user_name, detail FROM admin_log ORDER BY seq DESC LIMIT $1`, limit)
 	if err != nil {
 		return nil, internal("admin log", err)

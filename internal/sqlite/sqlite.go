@@ -7,6 +7,10 @@
 // each group in one BEGIN IMMEDIATE transaction with a savepoint per append, so that
 // one fsync makes a whole group durable. A small pool of query-only connections reads
 // concurrently.
+//
+// The store checks no filter or record itself: the root package does (the filters'
+// Normalize, ValidateAccess, User.Validate, Credential.Validate), the same for both
+// stores, and the store translates what passes into SQL.
 package sqlite
 
 import (
