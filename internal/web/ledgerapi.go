@@ -11,12 +11,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"solidarity"
 	"solidarity/internal/bound"
 	"solidarity/internal/cyclefile"
-	"solidarity/internal/ledgersvc"
 )
 
 // The ledger API. Every handler has one shape: parse the path and query, decode the
@@ -288,17 +286,13 @@ func (s *Server) handleDelivery(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// parseAsOf reads ?as_of= as a day (counted to its end) or an RFC 3339 time; zero
-// when absent: ledgersvc.ParseAsOf, as the CLI and the pages read it.
-func parseAsOf(v string) (time.Time, error) { return ledgersvc.ParseAsOf(v) }
-
 func (s *Server) handleBalances(w http.ResponseWriter, r *http.Request) {
 	year, err := pathYear(r)
 	if err != nil {
 		s.apiError(w, r, err)
 		return
 	}
-	asOf, err := parseAsOf(r.URL.Query().Get("as_of"))
+	asOf, err := solidarity.ParseAsOf(r.URL.Query().Get("as_of")) // a day counts to its end
 	if err != nil {
 		s.apiError(w, r, err)
 		return
