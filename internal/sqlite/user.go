@@ -26,7 +26,7 @@ func (s *Store) AddUser(ctx context.Context, u *solidarity.User, passwordHash st
 			VALUES (?, ?, ?, ?, ?) RETURNING id`,
 			u.Name, string(u.Role), string(u.State), passwordHash, formatTime(s.Now())).Scan(&id)
 		if isUnique(err) {
-			return &solidarity.Error{Code: solidarity.ECONFLICT, Field: "name", Message: "user name is taken"}
+			return solidarity.UserNameTaken()
 		} else if err != nil {
 			return err
 		}
@@ -89,7 +89,7 @@ func (s *Store) UserByName(ctx context.Context, name string) (*solidarity.User, 
 	u, err := scanUser(s.read.QueryRowContext(ctx,
 		`SELECT `+userColumns+`, password_hash FROM users WHERE name = ?`, name), &hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, "", solidarity.Errorf(solidarity.ENOTFOUND, "user %q not found", name)
+		return nil, "", solidarity.UserNotFound(name)
 	} else if err != nil {
 		return nil, "", internal("user by name", err)
 	}
@@ -124,7 +124,7 @@ func (s *Store) UpdateUser(ctx context.Context, name string, upd solidarity.User
 		var err error
 		u, err = scanUser(tx.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE name = ?`, name))
 		if errors.Is(err, sql.ErrNoRows) {
-			return solidarity.Errorf(solidarity.ENOTFOUND, "user %q not found", name)
+			return solidarity.UserNotFound(name)
 		} else if err != nil {
 			return err
 		}
@@ -189,9 +189,9 @@ func (s *Store) createCredential(ctx context.Context, c solidarity.Credential, e
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, c.Kind, c.Hash, c.UserID, c.Label, nullTime(c.Expires), formatTime(created), nullTime(c.IdleUntil))
 		switch {
 		case isUnique(err):
-			return solidarity.Errorf(solidarity.ECONFLICT, "credential already exists")
+			return solidarity.CredentialExists()
 		case isForeignKey(err):
-			return solidarity.Errorf(solidarity.ENOTFOUND, "user %d not found", c.UserID)
+			return solidarity.UserIDNotFound(c.UserID)
 		case err != nil:
 			return err
 		}
@@ -226,7 +226,7 @@ func (s *Store) CredentialUser(ctx context.Context, kind, hash string, now time.
 		FROM credentials c JOIN users u ON u.id = c.user_id
 		WHERE c.kind = ? AND c.hash = ?`, kind, hash), &c.Label, &expires, &created, &idle)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil, solidarity.Errorf(solidarity.ENOTFOUND, "credential not found")
+		return nil, nil, solidarity.CredentialNotFound()
 	} else if err != nil {
 		return nil, nil, internal("user by credential", err)
 	}
@@ -242,7 +242,7 @@ func (s *Store) CredentialUser(ctx context.Context, kind, hash string, now time.
 	}
 	c.UserID = u.ID
 	if u.Disabled || (!c.Expires.IsZero() && !now.Before(c.Expires)) || (!c.IdleUntil.IsZero() && !now.Before(c.IdleUntil)) {
-		return nil, nil, solidarity.Errorf(solidarity.ENOTFOUND, "credential not found")
+		return nil, nil, solidarity.CredentialNotFound()
 	}
 	return u, c, nil
 }
@@ -266,7 +266,7 @@ func (s *Store) DeleteCredential(ctx context.Context, kind, hash string) error {
 	if n, err := res.RowsAffected(); err != nil {
 		return internal("delete credential", err)
 	} else if n == 0 {
-		return solidarity.Errorf(solidarity.ENOTFOUND, "credential not found")
+		return solidarity.CredentialNotFound()
 	}
 	return nil
 }
@@ -320,14 +320,14 @@ func (s *Store) Tokens(ctx context.Context, user string) ([]*solidarity.Token, e
 // RevokeToken implements solidarity.Store.
 func (s *Store) RevokeToken(ctx context.Context, id string, ev solidarity.AdminEvent) (*solidarity.Token, error) {
 	if len(id) != solidarity.TokenIDLength {
-		return nil, solidarity.Errorf(solidarity.ENOTFOUND, "token %q not found", id)
+		return nil, solidarity.TokenNotFound(id)
 	}
 	var t *solidarity.Token
 	err := s.inTx(ctx, "revoke token", func(tx *sql.Tx) error {
 		var err error
 		t, err = scanToken(tx.QueryRowContext(ctx, tokenSelect+` AND substr(c.hash, 1, ?) = ?`, solidarity.TokenIDLength, id))
 		if errors.Is(err, sql.ErrNoRows) {
-			return solidarity.Errorf(solidarity.ENOTFOUND, "token %q not found", id)
+			return solidarity.TokenNotFound(id)
 		} else if err != nil {
 			return err
 		}
