@@ -1,5 +1,7 @@
 package solidarity
 
+import "fmt"
+
 // The outcomes every store reports alike, whichever database it runs on: written once,
 // so that internal/sqlite and internal/postgres say the same words with the same code
 // (the Store and CaseStore methods document which code each returns).
@@ -57,4 +59,11 @@ func IdempotencyKeyUsed() error { return Errorf(ECONFLICT, "idempotency key alre
 // entry, the one with sequence number seq.
 func IdempotencyKeyReused(seq int64) error {
 	return Errorf(ECONFLICT, "idempotency key already used for a different entry (seq %d)", seq)
+}
+
+// DatabaseError wraps a database failure of the store named store during op: the
+// *Error in the chain is EINTERNAL and says only "database error" (what a user may
+// see); the cause stays in the chain for the log.
+func DatabaseError(store, op string, err error) error {
+	return fmt.Errorf("%s: %s: %w: %w", store, op, &Error{Code: EINTERNAL, Message: "database error"}, err)
 }

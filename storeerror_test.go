@@ -1,6 +1,7 @@
 package solidarity_test
 
 import (
+	"errors"
 	"testing"
 
 	"solidarity"
@@ -34,5 +35,19 @@ func TestStoreErrors(t *testing.T) {
 		if !ok || e.Code != x.code || e.Field != x.field || e.Message != x.msg {
 			t.Errorf("%#v, want %s field %q %q", x.err, x.code, x.field, x.msg)
 		}
+	}
+}
+
+func TestDatabaseError(t *testing.T) {
+	cause := errors.New("disk I/O error")
+	err := solidarity.DatabaseError("sqlite", "append", cause)
+	if !errors.Is(err, cause) || solidarity.ErrorCode(err) != solidarity.EINTERNAL || solidarity.ErrorMessage(err) != "database error" {
+		t.Errorf("%v: code %s, message %q, cause kept %v", err, solidarity.ErrorCode(err), solidarity.ErrorMessage(err), errors.Is(err, cause))
+	}
+	if e, _ := errors.AsType[*solidarity.Error](err); e == nil || e.Message != "database error" {
+		t.Errorf("%v: the *Error in the chain is %v", err, e)
+	}
+	if got := err.Error(); got != "sqlite: append: database error: disk I/O error" {
+		t.Errorf("for the log: %q", got)
 	}
 }
