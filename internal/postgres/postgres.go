@@ -16,7 +16,6 @@ import (
 	"context"
 	"embed"
 	"errors"
-	"fmt"
 	"io/fs"
 	"slices"
 	"sort"
@@ -183,12 +182,8 @@ func migrateFile(ctx context.Context, conn *pgx.Conn, name string) error {
 	return nil
 }
 
-// internal wraps a database failure: the *solidarity.Error in the chain says only
-// "database error" (what a user may see); the cause stays in the chain for the log.
-func internal(op string, err error) error {
-	return fmt.Errorf("postgres: %s: %w: %w", op,
-		&solidarity.Error{Code: solidarity.EINTERNAL, Message: "database error"}, err)
-}
+// internal wraps a database failure of op (solidarity.DatabaseError).
+func internal(op string, err error) error { return solidarity.DatabaseError("postgres", op, err) }
 
 // pgCode returns the SQLSTATE of a PostgreSQL error, or "".
 func pgCode(err error) string {
