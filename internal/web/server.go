@@ -1,15 +1,3 @@
-// Package web serves solidarity over HTTP: the pool dashboard and state pages (HTML
-// from embedded templates, no JavaScript needed), the JSON API under /api/v1, the
-// OpenAPI document at /openapi.yaml, the probes /healthz and /readyz and Prometheus
-// metrics at /metrics. With a ledger (WithLedger) it also serves login, live balances,
-// the pledge and delivery forms, the ledger view and the ledger API; with a case service
-// as well (WithCases), the case flow: arrivals, cases, deadlines and the access log, as
-// pages and under /api/v1.
-//
-// Authorisation is the ledger service's: handlers put the authenticated user into the
-// context (solidarity.NewContextWithUser), call the service and map its error codes to
-// HTTP statuses. They decide nothing about permissions themselves, except which forms
-// a page shows, read from the same role table (solidarity.Can).
 package web
 
 import (
