@@ -210,8 +210,8 @@ type EntryPage struct {
 	NextAfter *int64              `json:"next_after"`
 }
 
-// entryFilter reads the query of an entry listing: after, limit (1 to 1000), cycle,
-// state and type.
+// entryFilter reads the query of an entry listing: after, limit (1 to
+// solidarity.MaxPageLimit), cycle, state and type.
 func entryFilter(r *http.Request, defaultLimit int) (solidarity.EntryFilter, error) {
 	q := r.URL.Query()
 	f := solidarity.EntryFilter{Limit: defaultLimit}
@@ -227,8 +227,8 @@ func entryFilter(r *http.Request, defaultLimit int) (solidarity.EntryFilter, err
 	}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 1000 {
-			return f, bad("limit", "want a number from 1 to 1000")
+		if err != nil || n < 1 || n > solidarity.MaxPageLimit {
+			return f, bad("limit", fmt.Sprintf("want a number from 1 to %d", solidarity.MaxPageLimit))
 		}
 		f.Limit = n
 	}
@@ -257,16 +257,16 @@ func entryFilter(r *http.Request, defaultLimit int) (solidarity.EntryFilter, err
 }
 
 // entries lists a page of entries: one more than asked is read to know whether a next
-// page exists (within the store's limit of 1000).
+// page exists (within the store's limit, solidarity.MaxPageLimit).
 func (s *Server) entries(ctx context.Context, f solidarity.EntryFilter) (*EntryPage, error) {
 	want := f.Limit
-	f.Limit = min(want+1, 1000)
+	f.Limit = min(want+1, solidarity.MaxPageLimit)
 	es, err := s.ledger.Entries(ctx, f)
 	if err != nil {
 		return nil, err
 	}
 	page := &EntryPage{Entries: es}
-	if len(es) > want || len(es) == 1000 {
+	if len(es) > want || len(es) == solidarity.MaxPageLimit {
 		page.Entries = es[:want]
 		next := page.Entries[len(page.Entries)-1].Seq
 		page.NextAfter = &next
@@ -278,7 +278,7 @@ func (s *Server) entries(ctx context.Context, f solidarity.EntryFilter) (*EntryP
 }
 
 func (s *Server) handleEntries(w http.ResponseWriter, r *http.Request) {
-	f, err := entryFilter(r, 100)
+	f, err := entryFilter(r, solidarity.DefaultPageLimit)
 	if err != nil {
 		s.apiError(w, r, err)
 		return
