@@ -50,12 +50,9 @@ func (s *Store) Append(ctx context.Context, idemKey string, e *solidarity.Entry,
 
 // Entries implements solidarity.Store.
 func (s *Store) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*solidarity.Entry, error) {
-	limit := f.Limit
-	switch {
-	case limit == 0:
-		limit = 100
-	case limit < 0 || limit > 1000:
-		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "limit", Message: "limit must be between 1 and 1000"}
+	f, err := f.Normalize()
+	if err != nil {
+		return nil, err
 	}
 	args := []any{f.AfterSeq}
 	where := []string{"seq > $1"}
@@ -72,7 +69,7 @@ func (s *Store) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*solid
 	if f.Type != nil {
 		add("type =", string(*f.Type))
 	}
-	args = append(args, limit)
+	args = append(args, f.Limit)
 	return queryEntries(ctx, s.pool, `SELECT `+entryColumns+` FROM entries WHERE `+
 		strings.Join(where, " AND ")+` ORDER BY seq LIMIT $`+strconv.Itoa(len(args)), args...)
 }

@@ -6,13 +6,16 @@
 // process on the database and holds the chain's last sequence number and hash, then
 // runs each append in a savepoint and commits once. The schema lives in the
 // connection's search_path, so tests can give each store a schema of its own.
+//
+// The store checks no filter or record itself: the root package does (the filters'
+// Normalize, ValidateAccess, User.Validate, Credential.Validate), the same for both
+// stores, and the store translates what passes into SQL.
 package postgres
 
 import (
 	"context"
 	"embed"
 	"errors"
-	"fmt"
 	"io/fs"
 	"slices"
 	"sort"
@@ -179,12 +182,8 @@ func migrateFile(ctx context.Context, conn *pgx.Conn, name string) error {
 	return nil
 }
 
-// internal wraps a database failure: the *solidarity.Error in the chain says only
-// "database error" (what a user may see); the cause stays in the chain for the log.
-func internal(op string, err error) error {
-	return fmt.Errorf("postgres: %s: %w: %w", op,
-		&solidarity.Error{Code: solidarity.EINTERNAL, Message: "database error"}, err)
-}
+// internal wraps a database failure of op (solidarity.DatabaseError).
+func internal(op string, err error) error { return solidarity.DatabaseError("postgres", op, err) }
 
 // pgCode returns the SQLSTATE of a PostgreSQL error, or "".
 func pgCode(err error) string {

@@ -165,7 +165,7 @@ func (s *Store) Arrival(ctx context.Context, id solidarity.ArrivalID) (*solidari
 
 // Arrivals implements solidarity.CaseStore: latest first (by At, then ID).
 func (s *Store) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*solidarity.Arrival, error) {
-	limit, err := checkLimit(f.Limit, 100, 1000)
+	f, err := f.Normalize()
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func (s *Store) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*so
 	if len(where) > 0 {
 		query += ` WHERE ` + strings.Join(where, " AND ")
 	}
-	rows, err := s.read.QueryContext(ctx, query+` ORDER BY at DESC, id DESC LIMIT ?`, append(args, limit)...)
+	rows, err := s.read.QueryContext(ctx, query+` ORDER BY at DESC, id DESC LIMIT ?`, append(args, f.Limit)...)
 	if err != nil {
 		return nil, internal("arrivals", err)
 	}
@@ -236,13 +236,9 @@ func (s *Store) Case(ctx context.Context, id solidarity.CaseID) (*solidarity.Cas
 // first, from the partial index cases_next_due; otherwise in ID order. After pages in
 // ID order only, so it is EINVALID with DueBefore.
 func (s *Store) Cases(ctx context.Context, f solidarity.CaseFilter) ([]*solidarity.CaseRecord, error) {
-	limit, err := checkLimit(f.Limit, 1000, 10000)
+	f, err := f.Normalize()
 	if err != nil {
 		return nil, err
-	}
-	if (f.DueBefore != nil || f.ConsequenceBefore != nil) && f.After != "" || f.DueBefore != nil && f.ConsequenceBefore != nil {
-		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "after",
-			Message: "after pages in ID order, not with due_before or consequence_before, which do not go together"}
 	}
 	where, args := caseWhere(f)
 	order := ` ORDER BY id`
@@ -261,7 +257,7 @@ func (s *Store) Cases(ctx context.Context, f solidarity.CaseFilter) ([]*solidari
 		args = append(args, string(f.After))
 	}
 	rows, err := s.read.QueryContext(ctx, `SELECT `+caseColumns+` FROM cases`+whereClause(where)+order+` LIMIT ?`,
-		append(args, limit)...)
+		append(args, f.Limit)...)
 	if err != nil {
 		return nil, internal("cases", err)
 	}
@@ -376,7 +372,7 @@ func scanCase(row interface{ Scan(...any) error }) (*solidarity.CaseRecord, erro
 // that they are all logged or none is; it sets each one's Seq. A record without an
 // actor, a case or a time is EINVALID, since the log must say who read what and when.
 func (s *Store) RecordAccess(ctx context.Context, as ...*solidarity.Access) error {
-	if err := checkAccess(as); err != nil {
+	if err := solidarity.ValidateAccess(as...); err != nil {
 		return err
 	}
 	if len(as) == 0 {
@@ -404,25 +400,9 @@ func (s *Store) RecordAccess(ctx context.Context, as ...*solidarity.Access) erro
 	return nil
 }
 
-func checkAccess(as []*solidarity.Access) error {
-	for _, a := range as {
-		switch {
-		case a == nil:
-			return solidarity.Errorf(solidarity.EINVALID, "access record is nil")
-		case a.Actor == "":
-			return &solidarity.Error{Code: solidarity.EINVALID, Field: "actor", Message: "access actor is required"}
-		case a.Case == "":
-			return &solidarity.Error{Code: solidarity.EINVALID, Field: "case", Message: "access case is required"}
-		case a.At.IsZero():
-			return &solidarity.Error{Code: solidarity.EINVALID, Field: "at", Message: "access time is required"}
-		}
-	}
-	return nil
-}
-
 // AccessLog implements solidarity.CaseStore: latest first.
 func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*solidarity.Access, error) {
-	limit, err := checkLimit(f.Limit, 100, 1000)
+	f, err := f.Normalize()
 	if err != nil {
 		return nil, err
 	}
@@ -437,7 +417,7 @@ func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*so
 		args = append(args, *f.Actor)
 	}
 	rows, err := s.read.QueryContext(ctx, `SELECT `+accessColumns+` FROM access_log`+whereClause(where)+
-		` ORDER BY seq DESC LIMIT ?`, append(args, limit)...)
+		` ORDER BY seq DESC LIMIT ?`, append(args, f.Limit)...)
 	if err != nil {
 		return nil, internal("access log", err)
 	}
@@ -459,18 +439,6 @@ func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*so
 		return nil, internal("access log", err)
 	}
 	return out, nil
-}
-
-// checkLimit checks a filter's Limit: 0 means def, otherwise 1 to max.
-func checkLimit(n, def, max int) (int, error) {
-	switch {
-	case n == 0:
-		return def, nil
-	case n < 0 || n > max:
-		return 0, &solidarity.Error{Code: solidarity.EINVALID, Field: "limit",
-			Message: fmt.Sprintf("limit must be between 1 and %d", max)}
-	}
-	return n, nil
 }
 
 // checkpointTries bounds how often Checkpoint retries a checkpoint that a reader's

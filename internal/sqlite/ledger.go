@@ -370,12 +370,9 @@ func (v txView) Allocated(ctx context.Context, m solidarity.MemberState, arrival
 
 // Entries implements solidarity.Store.
 func (s *Store) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*solidarity.Entry, error) {
-	limit := f.Limit
-	switch {
-	case limit == 0:
-		limit = 100
-	case limit < 0 || limit > 1000:
-		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "limit", Message: "limit must be between 1 and 1000"}
+	f, err := f.Normalize()
+	if err != nil {
+		return nil, err
 	}
 	where := []string{"seq > ?"}
 	args := []any{f.AfterSeq}
@@ -391,7 +388,7 @@ func (s *Store) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*solid
 		where = append(where, "type = ?")
 		args = append(args, string(*f.Type))
 	}
-	args = append(args, limit)
+	args = append(args, f.Limit)
 	return queryEntries(ctx, s.read, `SELECT `+entryColumns+` FROM entries WHERE `+
 		strings.Join(where, " AND ")+` ORDER BY seq LIMIT ?`, args...)
 }

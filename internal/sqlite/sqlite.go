@@ -7,6 +7,10 @@
 // each group in one BEGIN IMMEDIATE transaction with a savepoint per append, so that
 // one fsync makes a whole group durable. A small pool of query-only connections reads
 // concurrently.
+//
+// The store checks no filter or record itself: the root package does (the filters'
+// Normalize, ValidateAccess, User.Validate, Credential.Validate), the same for both
+// stores, and the store translates what passes into SQL.
 package sqlite
 
 import (
@@ -304,12 +308,8 @@ func formatTime(t time.Time) string { return t.UTC().Truncate(time.Microsecond).
 
 func parseTime(s string) (time.Time, error) { return time.Parse(timeFormat, s) }
 
-// internal wraps a database failure: the *solidarity.Error in the chain says only
-// "database error" (what a user may see); the cause stays in the chain for the log.
-func internal(op string, err error) error {
-	return fmt.Errorf("sqlite: %s: %w: %w", op,
-		&solidarity.Error{Code: solidarity.EINTERNAL, Message: "database error"}, err)
-}
+// internal wraps a database failure of op (solidarity.DatabaseError).
+func internal(op string, err error) error { return solidarity.DatabaseError("sqlite", op, err) }
 
 // sqliteCode returns the extended result code of a SQLite error, or 0.
 func sqliteCode(err error) int {

@@ -17,11 +17,8 @@ func (s *Store) CreateUser(ctx context.Context, u *solidarity.User, passwordHash
 // AddUser implements solidarity.Store: the user and its event (if ev.Action is set)
 // in one transaction; it sets u.ID.
 func (s *Store) AddUser(ctx context.Context, u *solidarity.User, passwordHash string, ev solidarity.AdminEvent) error {
-	if u == nil || u.Name == "" {
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "name", Message: "user name is required"}
-	}
-	if u.Role == "" {
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "role", Message: "user role is required"}
+	if err := u.Validate(); err != nil {
+		return err
 	}
 	return s.inTx(ctx, "create user", func(tx *sql.Tx) error {
 		var id int64
@@ -29,7 +26,7 @@ func (s *Store) AddUser(ctx context.Context, u *solidarity.User, passwordHash st
 			VALUES (?, ?, ?, ?, ?) RETURNING id`,
 			u.Name, string(u.Role), string(u.State), passwordHash, formatTime(s.Now())).Scan(&id)
 		if isUnique(err) {
-			return &solidarity.Error{Code: solidarity.ECONFLICT, Field: "name", Message: "user name is taken"}
+			return solidarity.UserNameTaken()
 		} else if err != nil {
 			return err
 		}
@@ -92,7 +89,7 @@ func (s *Store) UserByName(ctx context.Context, name string) (*solidarity.User, 
 	u, err := scanUser(s.read.QueryRowContext(ctx,
 		`SELECT `+userColumns+`, password_hash FROM users WHERE name = ?`, name), &hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, "", solidarity.Errorf(solidarity.ENOTFOUND, "user %q not found", name)
+		return nil, "", solidarity.UserNotFound(name)
 	} else if err != nil {
 		return nil, "", internal("user by name", err)
 	}
@@ -127,7 +124,7 @@ func (s *Store) UpdateUser(ctx context.Context, name string, upd solidarity.User
 		var err error
 		u, err = scanUser(tx.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE name = ?`, name))
 		if errors.Is(err, sql.ErrNoRows) {
-			return solidarity.Errorf(solidarity.ENOTFOUND, "user %q not found", name)
+			return solidarity.UserNotFound(name)
 		} else if err != nil {
 			return err
 		}
@@ -169,15 +166,15 @@ func (s *Store) CreateCredential(ctx context.Context, c solidarity.Credential) e
 
 // CreateToken implements solidarity.Store.
 func (s *Store) CreateToken(ctx context.Context, c solidarity.Credential, ev solidarity.AdminEvent) (*solidarity.Token, error) {
-	if c.Kind != "token" {
-		return nil, solidarity.Errorf(solidarity.EINVALID, "CreateToken stores tokens, not %q", c.Kind)
+	if err := c.ValidateToken(); err != nil {
+		return nil, err
 	}
 	return s.createCredential(ctx, c, ev)
 }
 
 func (s *Store) createCredential(ctx context.Context, c solidarity.Credential, ev solidarity.AdminEvent) (*solidarity.Token, error) {
-	if c.Kind == "" || c.Hash == "" {
-		return nil, solidarity.Errorf(solidarity.EINVALID, "credential kind and hash are required")
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	nullTime := func(t time.Time) any {
 		if t.IsZero() {
@@ -192,9 +189,9 @@ func (s *Store) createCredential(ctx context.Context, c solidarity.Credential, e
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, c.Kind, c.Hash, c.UserID, c.Label, nullTime(c.Expires), formatTime(created), nullTime(c.IdleUntil))
 		switch {
 		case isUnique(err):
-			return solidarity.Errorf(solidarity.ECONFLICT, "credential already exists")
+			return solidarity.CredentialExists()
 		case isForeignKey(err):
-			return solidarity.Errorf(solidarity.ENOTFOUND, "user %d not found", c.UserID)
+			return solidarity.UserIDNotFound(c.UserID)
 		case err != nil:
 			return err
 		}
@@ -229,7 +226,7 @@ func (s *Store) CredentialUser(ctx context.Context, kind, hash string, now time.
 		FROM credentials c JOIN users u ON u.id = c.user_id
 		WHERE c.kind = ? AND c.hash = ?`, kind, hash), &c.Label, &expires, &created, &idle)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil, solidarity.Errorf(solidarity.ENOTFOUND, "credential not found")
+		return nil, nil, solidarity.CredentialNotFound()
 	} else if err != nil {
 		return nil, nil, internal("user by credential", err)
 	}
@@ -245,7 +242,7 @@ func (s *Store) CredentialUser(ctx context.Context, kind, hash string, now time.
 	}
 	c.UserID = u.ID
 	if u.Disabled || (!c.Expires.IsZero() && !now.Before(c.Expires)) || (!c.IdleUntil.IsZero() && !now.Before(c.IdleUntil)) {
-		return nil, nil, solidarity.Errorf(solidarity.ENOTFOUND, "credential not found")
+		return nil, nil, solidarity.CredentialNotFound()
 	}
 	return u, c, nil
 }
@@ -269,7 +266,7 @@ func (s *Store) DeleteCredential(ctx context.Context, kind, hash string) error {
 	if n, err := res.RowsAffected(); err != nil {
 		return internal("delete credential", err)
 	} else if n == 0 {
-		return solidarity.Errorf(solidarity.ENOTFOUND, "credential not found")
+		return solidarity.CredentialNotFound()
 	}
 	return nil
 }
@@ -323,14 +320,14 @@ func (s *Store) Tokens(ctx context.Context, user string) ([]*solidarity.Token, e
 // RevokeToken implements solidarity.Store.
 func (s *Store) RevokeToken(ctx context.Context, id string, ev solidarity.AdminEvent) (*solidarity.Token, error) {
 	if len(id) != solidarity.TokenIDLength {
-		return nil, solidarity.Errorf(solidarity.ENOTFOUND, "token %q not found", id)
+		return nil, solidarity.TokenNotFound(id)
 	}
 	var t *solidarity.Token
 	err := s.inTx(ctx, "revoke token", func(tx *sql.Tx) error {
 		var err error
 		t, err = scanToken(tx.QueryRowContext(ctx, tokenSelect+` AND substr(c.hash, 1, ?) = ?`, solidarity.TokenIDLength, id))
 		if errors.Is(err, sql.ErrNoRows) {
-			return solidarity.Errorf(solidarity.ENOTFOUND, "token %q not found", id)
+			return solidarity.TokenNotFound(id)
 		} else if err != nil {
 			return err
 		}
@@ -348,10 +345,7 @@ func (s *Store) RevokeToken(ctx context.Context, id string, ev solidarity.AdminE
 
 // AdminLog implements solidarity.Store.
 func (s *Store) AdminLog(ctx context.Context, limit int) ([]*solidarity.AdminEvent, error) {
-	if limit <= 0 {
-		limit = 100
-	}
-	limit = min(limit, 1000)
+	limit = solidarity.ClampPageLimit(limit)
 	rows, err := s.read.QueryContext(ctx, `SELECT seq, at, actor, action, user_name, detail FROM admin_log ORDER BY seq DESC LIMIT ?`, limit)
 	if err != nil {
 		return nil, internal("admin log", err)

@@ -1,22 +1,14 @@
 package web
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
-	"time"
 
 	"solidarity"
-	"solidarity/internal/bound"
 	"solidarity/internal/cyclefile"
-	"solidarity/internal/ledgersvc"
 )
 
 // The ledger API. Every handler has one shape: parse the path and query, decode the
@@ -47,102 +39,6 @@ func (s *Server) authed(h http.HandlerFunc) http.HandlerFunc {
 		}
 		h(w, r)
 	})
-}
-
-// serviceError answers a service error. A refusal of the public is 401 (log in
-// first); of a known user 403.
-func (s *Server) serviceError(w http.ResponseWriter, r *http.Request, err error) {
-	if solidarity.ErrorCode(err) == solidarity.EUNAUTHORIZED && solidarity.UserFromContext(r.Context()) == nil {
-		s.unauthenticated(w, r, errUnauthenticated("authentication required: send Authorization: Bearer <token>, or log in"))
-		return
-	}
-	s.apiError(w, r, err)
-}
-
-// readBody reads a request body within the 1 MiB limit of the server.
-func readBody(r *http.Request) ([]byte, error) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return nil, &solidarity.Error{Code: solidarity.EINVALID, Message: "request body larger than 1 MiB"}
-		}
-		return nil, &solidarity.Error{Code: solidarity.EINVALID, Message: "cannot read request body"}
-	}
-	return bytes.TrimPrefix(body, []byte("\ufeff")), nil
-}
-
-// decodeJSON decodes exactly one JSON object into v; unknown fields are refused, so
-// that a misspelt field is an error and not a silently ignored default. It is the one
-// way a handler reads a JSON body: the body is checked against bound.Default (depth,
-// values, string and number length) before encoding/json sees it (issue 12).
-func decodeJSON(r *http.Request, v any) error {
-	body, err := readBody(r)
-	if err != nil {
-		return err
-	}
-	if err := bound.JSON("request body", body, bound.Limits{}); err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		e := &solidarity.Error{Code: solidarity.EINVALID, File: "request body"}
-		var syn *json.SyntaxError
-		var typ *json.UnmarshalTypeError
-		switch {
-		case errors.Is(err, io.EOF):
-			e.Message = "empty request body: want a JSON object"
-		case errors.As(err, &syn):
-			e.Message = fmt.Sprintf("malformed JSON at byte %d", syn.Offset)
-		case errors.As(err, &typ):
-			e.Field = typ.Field
-			e.Message = fmt.Sprintf("want %s, got JSON %s", typ.Type, typ.Value)
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			e.Field, _ = strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-			e.Message = "unknown field"
-		default:
-			e.Message = "malformed JSON: " + strings.TrimPrefix(err.Error(), "json: ")
-		}
-		return e
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return &solidarity.Error{Code: solidarity.EINVALID, File: "request body", Message: "the body holds more than one JSON value"}
-	}
-	return nil
-}
-
-// idempotencyKey returns the request's Idempotency-Key ("" for none): 1 to 255
-// visible ASCII characters.
-func idempotencyKey(r *http.Request) (string, error) {
-	k := r.Header.Get("Idempotency-Key")
-	return k, checkKey(k)
-}
-
-func checkKey(k string) error {
-	bad := len(k) > 255
-	for i := 0; i < len(k) && !bad; i++ {
-		bad = k[i] < 0x21 || k[i] > 0x7e
-	}
-	if bad {
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "Idempotency-Key", Message: "an idempotency key is 1 to 255 visible ASCII characters"}
-	}
-	return nil
-}
-
-func pathYear(r *http.Request) (int, error) {
-	y, err := strconv.Atoi(r.PathValue("year"))
-	if err != nil {
-		return 0, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "year", Message: fmt.Sprintf("%q is not a cycle year", r.PathValue("year"))}
-	}
-	return y, nil
-}
-
-func pathState(r *http.Request) (solidarity.MemberState, error) {
-	m, ok := solidarity.ParseMemberState(r.PathValue("state"))
-	if !ok {
-		return "", &solidarity.Error{Code: solidarity.EINVALID, Field: "state", Message: fmt.Sprintf("%q is not a Member State code", r.PathValue("state"))}
-	}
-	return m, nil
 }
 
 // writeEntry runs one ledger write under the request's idempotency key and answers
@@ -288,17 +184,13 @@ func (s *Server) handleDelivery(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// parseAsOf reads ?as_of= as a day (counted to its end) or an RFC 3339 time; zero
-// when absent: ledgersvc.ParseAsOf, as the CLI and the pages read it.
-func parseAsOf(v string) (time.Time, error) { return ledgersvc.ParseAsOf(v) }
-
 func (s *Server) handleBalances(w http.ResponseWriter, r *http.Request) {
 	year, err := pathYear(r)
 	if err != nil {
 		s.apiError(w, r, err)
 		return
 	}
-	asOf, err := parseAsOf(r.URL.Query().Get("as_of"))
+	asOf, err := solidarity.ParseAsOf(r.URL.Query().Get("as_of")) // a day counts to its end
 	if err != nil {
 		s.apiError(w, r, err)
 		return
@@ -318,8 +210,8 @@ type EntryPage struct {
 	NextAfter *int64              `json:"next_after"`
 }
 
-// entryFilter reads the query of an entry listing: after, limit (1 to 1000), cycle,
-// state and type.
+// entryFilter reads the query of an entry listing: after, limit (1 to
+// solidarity.MaxPageLimit), cycle, state and type.
 func entryFilter(r *http.Request, defaultLimit int) (solidarity.EntryFilter, error) {
 	q := r.URL.Query()
 	f := solidarity.EntryFilter{Limit: defaultLimit}
@@ -335,8 +227,8 @@ func entryFilter(r *http.Request, defaultLimit int) (solidarity.EntryFilter, err
 	}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 1000 {
-			return f, bad("limit", "want a number from 1 to 1000")
+		if err != nil || n < 1 || n > solidarity.MaxPageLimit {
+			return f, bad("limit", fmt.Sprintf("want a number from 1 to %d", solidarity.MaxPageLimit))
 		}
 		f.Limit = n
 	}
@@ -365,16 +257,16 @@ func entryFilter(r *http.Request, defaultLimit int) (solidarity.EntryFilter, err
 }
 
 // entries lists a page of entries: one more than asked is read to know whether a next
-// page exists (within the store's limit of 1000).
+// page exists (within the store's limit, solidarity.MaxPageLimit).
 func (s *Server) entries(ctx context.Context, f solidarity.EntryFilter) (*EntryPage, error) {
 	want := f.Limit
-	f.Limit = min(want+1, 1000)
+	f.Limit = min(want+1, solidarity.MaxPageLimit)
 	es, err := s.ledger.Entries(ctx, f)
 	if err != nil {
 		return nil, err
 	}
 	page := &EntryPage{Entries: es}
-	if len(es) > want || len(es) == 1000 {
+	if len(es) > want || len(es) == solidarity.MaxPageLimit {
 		page.Entries = es[:want]
 		next := page.Entries[len(page.Entries)-1].Seq
 		page.NextAfter = &next
@@ -386,7 +278,7 @@ func (s *Server) entries(ctx context.Context, f solidarity.EntryFilter) (*EntryP
 }
 
 func (s *Server) handleEntries(w http.ResponseWriter, r *http.Request) {
-	f, err := entryFilter(r, 100)
+	f, err := entryFilter(r, solidarity.DefaultPageLimit)
 	if err != nil {
 		s.apiError(w, r, err)
 		return

@@ -2,8 +2,6 @@ package web
 
 import (
 	"fmt"
-	"html/template"
-	"strconv"
 
 	"solidarity"
 	"solidarity/internal/report"
@@ -147,49 +145,4 @@ func fill(mode string, st report.PoolState, step float64) (string, string) {
 		i = min(int(v/step), len(shareScale)-1)
 	}
 	return shareScale[i], fmt.Sprintf("fair share %s %% (%d relocations)", string(*st.SharePercent), st.FairShare)
-}
-
-func f64(n *report.Num) float64 {
-	if n == nil {
-		return 0
-	}
-	v, _ := strconv.ParseFloat(string(*n), 64)
-	return v
-}
-
-var funcs = template.FuncMap{
-	"str": func(n *report.Num) string {
-		if n == nil {
-			return "unknown"
-		}
-		return string(*n)
-	},
-	"pct": func(n *report.Num) string {
-		if n == nil {
-			return "—"
-		}
-		return fmt.Sprintf("%.1f %%", f64(n)*100)
-	},
-	"thousands": thousands,
-	"deref":     func(n *report.Num) report.Num { return *n },
-	"eur":       report.FormatEUR,
-}
-
-func thousands(v int64) string {
-	s := strconv.FormatInt(v, 10)
-	neg := v < 0
-	if neg {
-		s = s[1:]
-	}
-	var out []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
 }

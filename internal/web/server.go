@@ -1,23 +1,9 @@
-// Package web serves solidarity over HTTP: the pool dashboard and state pages (HTML
-// from embedded templates, no JavaScript needed), the JSON API under /api/v1, the
-// OpenAPI document at /openapi.yaml, the probes /healthz and /readyz and Prometheus
-// metrics at /metrics. With a ledger (WithLedger) it also serves login, live balances,
-// the pledge and delivery forms, the ledger view and the ledger API; with a case service
-// as well (WithCases), the case flow: arrivals, cases, deadlines and the access log, as
-// pages and under /api/v1.
-//
-// Authorisation is the ledger service's: handlers put the authenticated user into the
-// context (solidarity.NewContextWithUser), call the service and map its error codes to
-// HTTP statuses. They decide nothing about permissions themselves, except which forms
-// a page shows, read from the same role table (solidarity.Can).
 package web
 
 import (
 	"context"
 	"crypto/tls"
 	"embed"
-	"encoding/json"
-	"errors"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -313,54 +299,6 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-}
-
-// HTTPStatus maps an error code to an HTTP status.
-func HTTPStatus(code string) int {
-	switch code {
-	case solidarity.EINVALID:
-		return http.StatusBadRequest
-	case solidarity.ENOTFOUND:
-		return http.StatusNotFound
-	case solidarity.ECONFLICT:
-		return http.StatusConflict
-	case solidarity.EUNAUTHORIZED:
-		return http.StatusForbidden
-	case solidarity.EUNAUTHENTICATED:
-		return http.StatusUnauthorized
-	}
-	return http.StatusInternalServerError
-}
-
-// APIError is the JSON body of every API error.
-type APIError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
-	Path    string `json:"path,omitempty"`
-	Field   string `json:"field,omitempty"`
-	Article string `json:"article,omitempty"`
-}
-
-func (s *Server) apiError(w http.ResponseWriter, r *http.Request, err error) {
-	code := solidarity.ErrorCode(err)
-	body := APIError{Code: code, Message: solidarity.ErrorMessage(err)}
-	if e, ok := errors.AsType[*solidarity.Error](err); ok {
-		body.Message, body.File, body.Line, body.Path, body.Field, body.Article = e.Message, e.File, e.Line, e.Path, e.Field, e.Article
-	}
-	if code == solidarity.EINTERNAL {
-		s.Logger.Error("internal error", slog.String("path", r.URL.Path), slog.Any("err", err))
-	}
-	writeJSON(w, HTTPStatus(code), map[string]APIError{"error": body})
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(v)
 }
 
 // ListenAndServe serves on addr until ctx is cancelled, then shuts down gracefully.
