@@ -136,19 +136,17 @@ func runCases(ctx context.Context, name string, args []string, stdout, stderr io
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--server", Message: name + " works on a local database only (use the API)"}
 	}
 	mode := caseMode(name, *person || *determine, *apply)
-	ledgerSvc, uctx, done, err := t.local(ctx, mode)
+	db, err := t.open(ctx, mode)
 	if err != nil {
 		return err
 	}
-	defer done()
-	keys, _, err := app.KeysMode(ctx, app.DSN(t.db), ledgerSvc.Store.(solidarity.CaseStore), mode)
+	defer db.close()
+	uctx := db.ctx
+	keys, _, err := app.KeysMode(ctx, app.DSN(t.db), db.store, mode)
 	if err != nil {
 		return err
 	}
-	svc, err := app.Cases(ledgerSvc, keys)
-	if err != nil {
-		return err
-	}
+	svc := app.CasesOn(db.store, db.ledger, keys)
 	want := func(n int, what string) error {
 		if len(pos) != n {
 			return &solidarity.Error{Code: solidarity.EINVALID, Message: fmt.Sprintf("%s: want %s", name, what)}

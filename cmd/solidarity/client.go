@@ -32,24 +32,43 @@ func (t *target) flags(fs *flag.FlagSet) {
 
 func (t *target) remote() bool { return t.server != "" }
 
-// local opens the local service in mode m (app.ReadOnly for a command that only reads:
-// it never creates a database) and the context of the acting user.
-func (t *target) local(ctx context.Context, m app.Mode) (*ledgersvc.Service, context.Context, func(), error) {
-	svc, err := app.ServiceMode(ctx, app.DSN(t.db), m)
+// localDB is a local database opened for one command: the whole store, the ledger
+// service on it and the context of the acting user.
+type localDB struct {
+	store  app.Store
+	ledger *ledgersvc.Service
+	ctx    context.Context
+}
+
+// close closes the store.
+func (l *localDB) close() { l.store.Close() }
+
+// open opens the local database in mode m (app.ReadOnly for a command that only
+// reads: it never creates a database) and the context of the acting user.
+func (t *target) open(ctx context.Context, m app.Mode) (*localDB, error) {
+	st, err := app.OpenMode(ctx, app.DSN(t.db), m)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	closeFn := func() { svc.Store.Close() }
 	user := solidarity.System
 	if t.as != "" {
-		u, _, err := svc.Store.UserByName(ctx, t.as)
+		u, _, err := st.UserByName(ctx, t.as)
 		if err != nil {
-			closeFn()
-			return nil, nil, nil, err
+			st.Close()
+			return nil, err
 		}
 		user = u
 	}
-	return svc, solidarity.NewContextWithUser(ctx, user), closeFn, nil
+	return &localDB{store: st, ledger: app.Ledger(st), ctx: solidarity.NewContextWithUser(ctx, user)}, nil
+}
+
+// local opens the local service in mode m and the context of the acting user.
+func (t *target) local(ctx context.Context, m app.Mode) (*ledgersvc.Service, context.Context, func(), error) {
+	l, err := t.open(ctx, m)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return l.ledger, l.ctx, l.close, nil
 }
 
 // call sends one API request and decodes a JSON answer into out; API errors come back
