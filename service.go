@@ -29,7 +29,7 @@ type LedgerService interface {
 	AmendCycle(ctx context.Context, toml, idemKey string) (e *Entry, replayed bool, err error)
 	// SetStatus records a Member State's situation in cycle year (Art. 11).
 	SetStatus(ctx context.Context, year int, m MemberState, p StatusPayload, idemKey string) (*Entry, bool, error)
-	// Pledge records a state's pledge of relocations, money or other measures.
+	// Pledge records a state's pledge (Arts. 56(2), 57(1)).
 	Pledge(ctx context.Context, year int, m MemberState, p PledgePayload, idemKey string) (*Entry, bool, error)
 	// RequestDeduction, AssessDeduction and DecideDeduction are the three steps of a
 	// deduction (Arts. 61, 62): a state's request, the Commission's assessment and the
