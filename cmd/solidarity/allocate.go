@@ -15,11 +15,8 @@ import (
 func runAllocate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, t := newCaseFlags("allocate", stdout, stderr)
 	key := keyFlag(fs)
-	pos, err := parseArgs(fs, args)
+	pos, err := parseCase(fs, args, "allocate", 2, "CASE STATE")
 	if err != nil {
-		return err
-	}
-	if err := wantArgs("allocate", pos, 2, "CASE STATE"); err != nil {
 		return err
 	}
 	svc, uctx, done, err := t.cases(ctx, "allocate", app.Existing)

@@ -17,11 +17,8 @@ func runArrival(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs, t := newCaseFlags("arrival", stdout, stderr)
 	key := keyFlag(fs)
 	newLanding := fs.Bool("new-landing", false, "register the list although an arrival of the same vessel, port and time is registered: it is another landing")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseCase(fs, args, "arrival", 2, "import FILE")
 	if err != nil {
-		return err
-	}
-	if err := wantArgs("arrival", pos, 2, "import FILE"); err != nil {
 		return err
 	}
 	if pos[0] != "import" {

@@ -17,15 +17,8 @@ func runCase(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	format := formatFlag(fs)
 	person := fs.Bool("person", false, "show the personal record (the read is logged)")
 	determine := fs.Bool("determine", false, "run the responsibility determination (reads the person)")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseCase(fs, args, "case", 1, "a case ID")
 	if err != nil {
-		return err
-	}
-	f, err := format()
-	if err != nil {
-		return err
-	}
-	if err := wantArgs("case", pos, 1, "a case ID"); err != nil {
 		return err
 	}
 	// Reading a person is written to the access log; the case alone only reads.
@@ -56,12 +49,12 @@ func runCase(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		if f == "table" {
+		if *format == "table" {
 			fmt.Fprintln(stdout, d.Explanation)
 		}
 		out["determination"] = d
 	}
-	if f == "json" || !*determine {
+	if *format == "json" || !*determine {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)

@@ -65,15 +65,9 @@ func newCaseFlags(name string, stdout, stderr io.Writer) (*flag.FlagSet, *target
 	return fs, &t
 }
 
-// formatFlag is --format, table or json.
-func formatFlag(fs *flag.FlagSet) func() (string, error) {
-	f := fs.String("format", "table", "output `format`: table or json")
-	return func() (string, error) {
-		if *f != "table" && *f != "json" {
-			return "", &solidarity.Error{Code: solidarity.EINVALID, Field: "--format", Message: "want table or json"}
-		}
-		return *f, nil
-	}
+// formatFlag is --format, table or json (parseCase checks it).
+func formatFlag(fs *flag.FlagSet) *string {
+	return fs.String("format", "table", "output `format`: table or json")
 }
 
 // keyFlag is --key, the idempotency key of a case write.
@@ -81,12 +75,21 @@ func keyFlag(fs *flag.FlagSet) *string {
 	return fs.String("key", "", "idempotency `key` (a retry with the same key registers nothing twice)")
 }
 
-// wantArgs refuses positional arguments other than n.
-func wantArgs(name string, pos []string, n int, what string) error {
-	if len(pos) != n {
-		return &solidarity.Error{Code: solidarity.EINVALID, Message: fmt.Sprintf("%s: want %s", name, what)}
+// parseCase parses the flags of the case command name, placed before, between or
+// after its arguments, and returns the arguments, which must be n (what names them
+// in the error). A --format other than table or json is refused first.
+func parseCase(fs *flag.FlagSet, args []string, name string, n int, what string) ([]string, error) {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if f := fs.Lookup("format"); f != nil && f.Value.String() != "table" && f.Value.String() != "json" {
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--format", Message: "want table or json"}
+	}
+	if len(pos) != n {
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Message: fmt.Sprintf("%s: want %s", name, what)}
+	}
+	return pos, nil
 }
 
 // runCases lists the cases (pseudonymous), of one arrival or all, with their next
@@ -95,15 +98,7 @@ func runCases(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs, t := newCaseFlags("cases", stdout, stderr)
 	arrivalID := fs.String("arrival", "", "list the cases of this arrival `ID`")
 	format := formatFlag(fs)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	f, err := format()
-	if err != nil {
-		return err
-	}
-	if err := wantArgs("cases", pos, 0, "no arguments"); err != nil {
+	if _, err := parseCase(fs, args, "cases", 0, "no arguments"); err != nil {
 		return err
 	}
 	svc, uctx, done, err := t.cases(ctx, "cases", app.ReadOnly)
@@ -120,7 +115,7 @@ func runCases(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if f == "json" {
+	if *format == "json" {
 		return json.NewEncoder(stdout).Encode(recs)
 	}
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)

@@ -24,15 +24,7 @@ func runDeadlines(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	state := fs.String("state", "", "deadlines of this Member State only")
 	apply := fs.Bool("apply", false, "show the consequences of missed time limits, then apply them once confirmed")
 	yes := fs.Bool("yes", false, "apply the consequences listed without asking")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	f, err := format()
-	if err != nil {
-		return err
-	}
-	if err := wantArgs("deadlines", pos, 0, "no arguments"); err != nil {
+	if _, err := parseCase(fs, args, "deadlines", 0, "no arguments"); err != nil {
 		return err
 	}
 	// The view only reads; --apply records the consequences.
@@ -46,7 +38,7 @@ func runDeadlines(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	defer done()
 	if *apply {
-		return confirmApply(uctx, svc, stdout, stderr, f, *yes)
+		return confirmApply(uctx, svc, stdout, stderr, *format, *yes)
 	}
 	var st *solidarity.MemberState
 	if *state != "" {
@@ -57,7 +49,7 @@ func runDeadlines(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	return printDeadlines(stdout, rows, time.Now(), f)
+	return printDeadlines(stdout, rows, time.Now(), *format)
 }
 
 func printDeadlines(w io.Writer, rows []casesvc.DueRow, now time.Time, format string) error {

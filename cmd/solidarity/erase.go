@@ -15,11 +15,7 @@ func runErase(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs, t := newCaseFlags("erase", stdout, stderr)
 	after := fs.Duration("after", 0, "retention after a case closed (default 87600h)")
 	yes := fs.Bool("yes", false, "erase the records counted without asking")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := wantArgs("erase", pos, 0, "no arguments"); err != nil {
+	if _, err := parseCase(fs, args, "erase", 0, "no arguments"); err != nil {
 		return err
 	}
 	svc, uctx, done, err := t.cases(ctx, "erase", app.Existing)

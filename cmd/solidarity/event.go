@@ -20,11 +20,8 @@ func runEvent(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	family := fs.Bool("family", false, "apply the event to the whole family")
 	note := fs.String("note", "", "a note on the event (kept encrypted with the person's record, not in the ledger)")
 	key := keyFlag(fs)
-	pos, err := parseArgs(fs, args)
+	pos, err := parseCase(fs, args, "event", 2, "CASE EVENT")
 	if err != nil {
-		return err
-	}
-	if err := wantArgs("event", pos, 2, "CASE EVENT"); err != nil {
 		return err
 	}
 	req := casesvc.EventRequest{Case: solidarity.CaseID(pos[0]), Event: cases.Event(pos[1]),
