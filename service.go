@@ -64,10 +64,11 @@ type LedgerReader[Balances, Verification any] interface {
 // DeadlineService is the part of the case flow a coordinator runs from anywhere: the
 // time limits overdue or ending within a horizon (zero: the service's default), of
 // one Member State's cases or, with a nil state, of all the cases the user may see,
-// at most limit rows (1 to 10000); and the consequences the law attaches to missed
-// limits, first previewed (nothing recorded) and then applied for exactly the
-// consequences confirmed (each names the case's version it was shown for: a case
-// changed since is left alone). Implemented with
+// at most limit rows (up to 10000; 0: 500); and the consequences the law attaches to
+// missed limits, first previewed (nothing recorded), then applied for exactly the
+// consequences confirmed (coordinator only; each names the case's version it was
+// shown for, and one on a case changed since is reported not applied; confirming
+// nothing is EINVALID). Implemented with
 // DeadlineService[casesvc.DueRow, casesvc.Consequence, casesvc.Confirmed].
 type DeadlineService[Row, Consequence, Confirmed any] interface {
 	Deadlines(ctx context.Context, within time.Duration, state *MemberState, limit int) ([]Row, error)

@@ -1,6 +1,10 @@
 // Package app wires solidarity together for the binary: it opens the store a DSN names
-// (SQLite by default, PostgreSQL for postgres:// URLs) and seeds a new ledger with the
-// shipped cycles and demonstration users.
+// (SQLite by default, PostgreSQL for postgres:// URLs) as a whole Store, the ledger and
+// the case tables in one value, on which Ledger and CasesOn build the two services,
+// and seeds a new ledger with the shipped cycles and demonstration users.
+//
+// Files: app.go opens and seeds; keys.go finds and watches the keys that seal personal
+// records and builds the case flow; diciotti.go seeds the demonstration replay.
 package app
 
 import (
