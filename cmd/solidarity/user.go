@@ -103,6 +103,24 @@ func nameFlag(fs *flag.FlagSet, ask string) func() (string, error) {
 	}
 }
 
+// openNamed parses the flags of a user command about one existing user, opens the
+// database for writing and returns the user's --name.
+func openNamed(ctx context.Context, fs *flag.FlagSet, t *target, args []string, name func() (string, error)) (*localDB, string, error) {
+	if err := parse(fs, args, false); err != nil {
+		return nil, "", err
+	}
+	db, err := t.users(ctx, app.Existing)
+	if err != nil {
+		return nil, "", err
+	}
+	n, err := name()
+	if err != nil {
+		db.close()
+		return nil, "", err
+	}
+	return db, n, nil
+}
+
 // runUserAdd adds an account; it may start a ledger (the first coordinator).
 func runUserAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, t := userFlags("add", stdout, stderr)
@@ -161,18 +179,11 @@ func userSetDisabled(sub string) command {
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fs, t := userFlags(sub, stdout, stderr)
 		name := nameFlag(fs, "which user?")
-		if err := parse(fs, args, false); err != nil {
-			return err
-		}
-		db, err := t.users(ctx, app.Existing)
+		db, n, err := openNamed(ctx, fs, t, args, name)
 		if err != nil {
 			return err
 		}
 		defer db.close()
-		n, err := name()
-		if err != nil {
-			return err
-		}
 		u, err := db.ledger.SetDisabled(db.ctx, n, sub == "disable")
 		if err != nil {
 			return err
@@ -188,18 +199,11 @@ func runUserResetPassword(ctx context.Context, args []string, stdout, stderr io.
 	fs, t := userFlags("reset-password", stdout, stderr)
 	name := nameFlag(fs, "which user?")
 	password := passwordFlag(fs)
-	if err := parse(fs, args, false); err != nil {
-		return err
-	}
-	db, err := t.users(ctx, app.Existing)
+	db, n, err := openNamed(ctx, fs, t, args, name)
 	if err != nil {
 		return err
 	}
 	defer db.close()
-	n, err := name()
-	if err != nil {
-		return err
-	}
 	given, fromStdin, err := password()
 	if err != nil {
 		return err
@@ -224,18 +228,11 @@ func runUserResetPassword(ctx context.Context, args []string, stdout, stderr io.
 func runUserPasswd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, t := userFlags("passwd", stdout, stderr)
 	name := nameFlag(fs, "whose password?")
-	if err := parse(fs, args, false); err != nil {
-		return err
-	}
-	db, err := t.users(ctx, app.Existing)
+	db, n, err := openNamed(ctx, fs, t, args, name)
 	if err != nil {
 		return err
 	}
 	defer db.close()
-	n, err := name()
-	if err != nil {
-		return err
-	}
 	u, _, err := db.store.UserByName(ctx, n)
 	if err != nil {
 		return err
