@@ -3,6 +3,17 @@
 //
 // Exit codes: 0 success, 1 internal error, 2 bad input (the message names the file,
 // line and field).
+//
+// One file per command, each with its own flags, so that a flag a command does not
+// take is an error: serve.go, pool.go, key.go, data.go, cycles.go, match.go,
+// responsibility.go; the ledger: ledger.go (verify, export), balances.go, and the
+// writes cycle.go, status.go, pledge.go, deduction.go, offset.go, deliver.go over
+// write.go (their shared flags and help); accounts: user.go, token.go; the case flow:
+// arrival.go, cases.go (with the case commands' shared flags), case.go, event.go,
+// allocate.go, deadlines.go, erase.go, keys.go. target.go is where a command acts:
+// the ledger and deadline commands call the root package's service interfaces, on a
+// local database (internal/ledgersvc, internal/casesvc) or, with --server, through
+// internal/client, one code path for both.
 package main
 
 import (
@@ -64,29 +75,42 @@ var commands = map[string]command{
 	"ledger":    runLedger,
 	"user":      runUser,
 	"token":     runToken,
-	"balances":  writeCommand("balances"),
-	"cycle":     writeCommand("cycle"),
-	"status":    writeCommand("status"),
-	"pledge":    writeCommand("pledge"),
-	"deduction": writeCommand("deduction"),
-	"offset":    writeCommand("offset"),
-	"deliver":   writeCommand("deliver"),
+	"balances":  runBalances,
+	"cycle":     runCycle,
+	"status":    runStatus,
+	"pledge":    runPledge,
+	"deduction": runDeduction,
+	"offset":    runOffset,
+	"deliver":   runDeliver,
 
 	"responsibility": runResponsibility,
-	"arrival":        runCaseCommand("arrival"),
-	"cases":          runCaseCommand("cases"),
-	"case":           runCaseCommand("case"),
-	"event":          runCaseCommand("event"),
-	"allocate":       runCaseCommand("allocate"),
-	"deadlines":      runCaseCommand("deadlines"),
-	"erase":          runCaseCommand("erase"),
-	"keys":           runCaseCommand("keys"),
+	"arrival":        runArrival,
+	"cases":          runCases,
+	"case":           runCase,
+	"event":          runEvent,
+	"allocate":       runAllocate,
+	"deadlines":      runDeadlines,
+	"erase":          runErase,
+	"keys":           runKeys,
 	"match":          runMatch,
 }
 
-func writeCommand(name string) command {
+// subcommands is a command of subcommands (ledger verify, user add, ...): without
+// one it prints help and is bad usage; an unknown one is EINVALID.
+func subcommands(name, help string, subs map[string]command) command {
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-		return runWrite(ctx, args, stdout, stderr, name)
+		if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+			fmt.Fprint(stdout, help)
+			if len(args) == 0 {
+				return errUsage
+			}
+			return nil
+		}
+		run, ok := subs[args[0]]
+		if !ok {
+			return &solidarity.Error{Code: solidarity.EINVALID, Message: fmt.Sprintf("unknown %s command %q", name, args[0])}
+		}
+		return run(ctx, args[1:], stdout, stderr)
 	}
 }
 

@@ -123,11 +123,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer ln.Close()
 
 	firstStart := app.IsNewLocal(app.DSN(*dsn))
-	svc, err := app.Service(ctx, app.DSN(*dsn))
+	st, err := app.Open(ctx, app.DSN(*dsn))
 	if err != nil {
 		return err
 	}
-	defer svc.Store.Close()
+	defer st.Close()
+	svc := app.Ledger(st)
 	seedDemo, err := wantDemo(ctx, fs, *demo, firstStart, svc)
 	if err != nil {
 		return err
@@ -142,17 +143,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintf(stdout, "  %-12s %-11s %-3s password %s\n", c.Name, c.Role, c.State, c.Password)
 		}
 	}
-	keys, created, err := app.Keys(ctx, app.DSN(*dsn), svc.Store.(solidarity.CaseStore))
+	keys, created, err := app.Keys(ctx, app.DSN(*dsn), st)
 	if err != nil {
 		return err
 	}
 	if created != "" {
 		logger.Warn("created an encryption key for personal records beside the database; back it up, or set SOLIDARITY_KEYS_FILE", slog.String("file", created))
 	}
-	cases, err := app.Cases(svc, keys)
-	if err != nil {
-		return err
-	}
+	cases := app.CasesOn(st, svc, keys)
 	// Key rotation without a restart: reload the keys on SIGHUP and when the key file
 	// changes (and at once on a value sealed with a key not yet loaded).
 	hup := make(chan os.Signal, 1)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +13,6 @@ import (
 
 	"solidarity"
 	"solidarity/internal/app"
-	"solidarity/internal/web"
 )
 
 const userHelp = `Usage: solidarity user add --name NAME --role coordinator|officer|auditor [--state XX] [--password-stdin] [--db DSN]
@@ -36,17 +36,6 @@ who added, disabled, enabled, reset or issued what, latest first (no secrets).
 Every change is recorded in the admin log, in the same transaction.
 `
 
-const tokenHelp = `Usage: solidarity token create --name NAME [--label LABEL] [--ttl 90d] [--db DSN]
-       solidarity token list [--name NAME] [--db DSN]
-       solidarity token revoke --id ID [--db DSN]
-
-create issues an API token for a user of a local database and prints it once; only its
-hash is stored. Use it with 'Authorization: Bearer TOKEN' or --server URL --token TOKEN.
-It expires after --ttl (a duration like 720h or days like 90d; default 90 days, at most
-366). list shows the tokens (id, user, label, created, expires), never their secrets;
-revoke deletes the token with that id at once. Each is recorded in the admin log.
-`
-
 // readLines reads n lines from standard input (a password each).
 func readLines(field string, n int) ([]string, error) {
 	rd := bufio.NewReader(os.Stdin)
@@ -61,142 +50,226 @@ func readLines(field string, n int) ([]string, error) {
 	return out, nil
 }
 
-func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprint(stdout, userHelp)
-		if len(args) == 0 {
-			return errUsage
-		}
-		return nil
-	}
+var runUser = subcommands("user", userHelp, map[string]command{
+	"add":            runUserAdd,
+	"list":           runUserList,
+	"disable":        userSetDisabled("disable"),
+	"enable":         userSetDisabled("enable"),
+	"reset-password": runUserResetPassword,
+	"passwd":         runUserPasswd,
+	"log":            runUserLog,
+})
+
+// userFlags returns the FlagSet of the user command name with the target flags.
+func userFlags(name string, stdout, stderr io.Writer) (*flag.FlagSet, *target) {
 	var t target
-	fs := newFlags("user "+args[0], userHelp, stdout, stderr)
+	fs := newFlags("user "+name, userHelp, stdout, stderr)
 	t.flags(fs)
+	return fs, &t
+}
+
+// users opens the local database in mode m for a user command: accounts are managed
+// where the database is, never over the API from here.
+func (t *target) users(ctx context.Context, m app.Mode) (*localDB, error) {
+	if t.remote() {
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--server", Message: "user commands work on a local database"}
+	}
+	return t.open(ctx, m)
+}
+
+// passwordFlag is --password-stdin: the password is the first line of standard input.
+func passwordFlag(fs *flag.FlagSet) func() (string, bool, error) {
+	b := fs.Bool("password-stdin", false, "read the password from standard input")
+	return func() (string, bool, error) {
+		if !*b {
+			return "", false, nil
+		}
+		lines, err := readLines("--password-stdin", 1)
+		if err != nil {
+			return "", true, err
+		}
+		return lines[0], true, nil
+	}
+}
+
+// nameFlag is --name, the user a command is about; ask is what to answer without one.
+func nameFlag(fs *flag.FlagSet, ask string) func() (string, error) {
+	name := fs.String("name", "", "user `name`")
+	return func() (string, error) {
+		if *name == "" {
+			return "", &solidarity.Error{Code: solidarity.EINVALID, Field: "--name", Message: ask}
+		}
+		return *name, nil
+	}
+}
+
+// openNamed parses the flags of a user command about one existing user, opens the
+// database for writing and returns the user's --name.
+func openNamed(ctx context.Context, fs *flag.FlagSet, t *target, args []string, name func() (string, error)) (*localDB, string, error) {
+	if err := parse(fs, args, false); err != nil {
+		return nil, "", err
+	}
+	db, err := t.users(ctx, app.Existing)
+	if err != nil {
+		return nil, "", err
+	}
+	n, err := name()
+	if err != nil {
+		db.close()
+		return nil, "", err
+	}
+	return db, n, nil
+}
+
+// runUserAdd adds an account; it may start a ledger (the first coordinator).
+func runUserAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, t := userFlags("add", stdout, stderr)
 	name := fs.String("name", "", "user `name`")
 	role := fs.String("role", "", "`role`: coordinator, officer or auditor")
 	state := fs.String("state", "", "the officer's Member `state`")
-	pwStdin := fs.Bool("password-stdin", false, "read the password from standard input")
-	limit := fs.Int("limit", 50, "log: at most `N` lines")
-	if err := parse(fs, args[1:], false); err != nil {
+	password := passwordFlag(fs)
+	if err := parse(fs, args, false); err != nil {
 		return err
 	}
-	if t.remote() {
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--server", Message: "user commands work on a local database"}
-	}
-	// user add may start a ledger (the first coordinator); list and log only read;
-	// the others change an existing ledger.
-	var mode app.Mode
-	switch args[0] {
-	case "add":
-		mode = app.Create
-	case "list", "log":
-		mode = app.ReadOnly
-	case "disable", "enable", "reset-password", "passwd":
-		mode = app.Existing
-	default:
-		return &solidarity.Error{Code: solidarity.EINVALID, Message: fmt.Sprintf("unknown user command %q", args[0])}
-	}
-	svc, uctx, done, err := t.local(ctx, mode)
+	db, err := t.users(ctx, app.Create)
 	if err != nil {
 		return err
 	}
-	defer done()
-	switch args[0] {
-	case "add":
-		pw := ""
-		if *pwStdin {
-			lines, err := readLines("--password-stdin", 1)
-			if err != nil {
-				return err
-			}
-			pw = lines[0]
+	defer db.close()
+	pw, _, err := password()
+	if err != nil {
+		return err
+	}
+	u := &solidarity.User{Name: *name, Role: solidarity.Role(*role), State: solidarity.MemberState(strings.ToUpper(*state))}
+	if err := db.ledger.AddUser(db.ctx, u, pw); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "added %s (%s%s)\n", u.Name, u.Role, suffix(u.State))
+	return nil
+}
+
+func runUserList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, t := userFlags("list", stdout, stderr)
+	if err := parse(fs, args, false); err != nil {
+		return err
+	}
+	db, err := t.users(ctx, app.ReadOnly)
+	if err != nil {
+		return err
+	}
+	defer db.close()
+	users, err := db.store.Users(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tROLE\tSTATE\tSTATUS")
+	for _, u := range users {
+		status := "active"
+		if u.Disabled {
+			status = "disabled"
 		}
-		u := &solidarity.User{Name: *name, Role: solidarity.Role(*role), State: solidarity.MemberState(strings.ToUpper(*state))}
-		if err := svc.AddUser(uctx, u, pw); err != nil {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", u.Name, u.Role, u.State, status)
+	}
+	return tw.Flush()
+}
+
+// userSetDisabled is disable (its sessions end and its tokens stop at once) and enable.
+func userSetDisabled(sub string) command {
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		fs, t := userFlags(sub, stdout, stderr)
+		name := nameFlag(fs, "which user?")
+		db, n, err := openNamed(ctx, fs, t, args, name)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "added %s (%s%s)\n", u.Name, u.Role, suffix(u.State))
+		defer db.close()
+		u, err := db.ledger.SetDisabled(db.ctx, n, sub == "disable")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%sd %s\n", sub, u.Name)
 		return nil
-	case "list":
-		users, err := svc.Store.Users(ctx)
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tROLE\tSTATE\tSTATUS")
-		for _, u := range users {
-			status := "active"
-			if u.Disabled {
-				status = "disabled"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", u.Name, u.Role, u.State, status)
-		}
-		return tw.Flush()
-	case "disable", "enable":
-		if *name == "" {
-			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--name", Message: "which user?"}
-		}
-		u, err := svc.SetDisabled(uctx, *name, args[0] == "disable")
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%sd %s\n", args[0], u.Name)
-		return nil
-	case "reset-password":
-		if *name == "" {
-			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--name", Message: "which user?"}
-		}
-		given := ""
-		if *pwStdin {
-			lines, err := readLines("--password-stdin", 1)
-			if err != nil {
-				return err
-			}
-			given = lines[0]
-			if given == "" {
-				return &solidarity.Error{Code: solidarity.EINVALID, Field: "--password-stdin", Message: "no password on standard input"}
-			}
-		}
-		pw, err := svc.ResetPassword(uctx, *name, given)
-		if err != nil {
-			return err
-		}
-		if given == "" {
-			fmt.Fprintf(stdout, "new password of %s (shown once): %s\n", *name, pw)
-		} else {
-			fmt.Fprintf(stdout, "password of %s reset\n", *name)
-		}
-		return nil
-	case "passwd":
-		if *name == "" {
-			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--name", Message: "whose password?"}
-		}
-		u, _, err := svc.Store.UserByName(ctx, *name)
-		if err != nil {
-			return err
-		}
-		lines, err := readLines("stdin", 2)
-		if err != nil {
-			return err
-		}
-		if err := svc.ChangePassword(solidarity.NewContextWithUser(ctx, u), lines[0], lines[1], ""); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "password of %s changed\n", u.Name)
-		return nil
-	case "log":
-		evs, err := svc.AdminLog(uctx, *limit)
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "SEQ\tAT\tACTOR\tACTION\tUSER\tDETAIL")
-		for _, e := range evs {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.At.UTC().Format(time.RFC3339), e.Actor, e.Action, e.User, e.Detail)
-		}
-		return tw.Flush()
+	}
+}
+
+// runUserResetPassword is the operator's reset: the password of --password-stdin, or
+// a generated one printed once.
+func runUserResetPassword(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, t := userFlags("reset-password", stdout, stderr)
+	name := nameFlag(fs, "which user?")
+	password := passwordFlag(fs)
+	db, n, err := openNamed(ctx, fs, t, args, name)
+	if err != nil {
+		return err
+	}
+	defer db.close()
+	given, fromStdin, err := password()
+	if err != nil {
+		return err
+	}
+	if fromStdin && given == "" {
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--password-stdin", Message: "no password on standard input"}
+	}
+	pw, err := db.ledger.ResetPassword(db.ctx, n, given)
+	if err != nil {
+		return err
+	}
+	if given == "" {
+		fmt.Fprintf(stdout, "new password of %s (shown once): %s\n", n, pw)
+	} else {
+		fmt.Fprintf(stdout, "password of %s reset\n", n)
 	}
 	return nil
+}
+
+// runUserPasswd is the user's own change: the current password and the new one on
+// standard input.
+func runUserPasswd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, t := userFlags("passwd", stdout, stderr)
+	name := nameFlag(fs, "whose password?")
+	db, n, err := openNamed(ctx, fs, t, args, name)
+	if err != nil {
+		return err
+	}
+	defer db.close()
+	u, _, err := db.store.UserByName(ctx, n)
+	if err != nil {
+		return err
+	}
+	lines, err := readLines("stdin", 2)
+	if err != nil {
+		return err
+	}
+	if err := db.ledger.ChangePassword(solidarity.NewContextWithUser(ctx, u), lines[0], lines[1], ""); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "password of %s changed\n", u.Name)
+	return nil
+}
+
+// runUserLog prints the admin log, latest first.
+func runUserLog(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, t := userFlags("log", stdout, stderr)
+	limit := fs.Int("limit", 50, "log: at most `N` lines")
+	if err := parse(fs, args, false); err != nil {
+		return err
+	}
+	db, err := t.users(ctx, app.ReadOnly)
+	if err != nil {
+		return err
+	}
+	defer db.close()
+	evs, err := db.ledger.AdminLog(db.ctx, *limit)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SEQ\tAT\tACTOR\tACTION\tUSER\tDETAIL")
+	for _, e := range evs {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.At.UTC().Format(time.RFC3339), e.Actor, e.Action, e.User, e.Detail)
+	}
+	return tw.Flush()
 }
 
 func suffix(m solidarity.MemberState) string {
@@ -204,79 +277,4 @@ func suffix(m solidarity.MemberState) string {
 		return ""
 	}
 	return ", " + string(m)
-}
-
-func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprint(stdout, tokenHelp)
-		if len(args) == 0 {
-			return errUsage
-		}
-		return nil
-	}
-	var t target
-	fs := newFlags("token "+args[0], tokenHelp, stdout, stderr)
-	t.flags(fs)
-	name := fs.String("name", "", "user `name`")
-	label := fs.String("label", "", "what the token is for")
-	ttlFlag := fs.String("ttl", "", "create: the token's `lifetime`, like 720h or 90d (default 90d)")
-	id := fs.String("id", "", "revoke: the token's `id` (from token list)")
-	if err := parse(fs, args[1:], false); err != nil {
-		return err
-	}
-	switch args[0] {
-	case "create", "list", "revoke":
-	default:
-		return &solidarity.Error{Code: solidarity.EINVALID, Message: fmt.Sprintf("unknown token command %q", args[0])}
-	}
-	ttl, err := web.ParseTTL(*ttlFlag)
-	if err != nil {
-		err.(*solidarity.Error).Field = "--ttl"
-		return err
-	}
-	mode := app.Existing
-	if args[0] == "list" {
-		mode = app.ReadOnly
-	}
-	svc, uctx, done, err := t.local(ctx, mode)
-	if err != nil {
-		return err
-	}
-	defer done()
-	switch args[0] {
-	case "list":
-		toks, err := svc.Tokens(uctx, *name)
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tUSER\tLABEL\tCREATED\tEXPIRES")
-		for _, k := range toks {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, k.User, k.Label, when(k.Created, "-"), when(k.Expires, "never"))
-		}
-		return tw.Flush()
-	case "revoke":
-		if *id == "" {
-			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--id", Message: "which token? (token list shows the ids)"}
-		}
-		k, err := svc.RevokeToken(uctx, *id)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "revoked %s of %s\n", k.ID, k.User)
-		return nil
-	}
-	tok, _, err := svc.CreateTokenTTL(uctx, *name, *label, ttl)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout, tok)
-	return nil
-}
-
-func when(t time.Time, zero string) string {
-	if t.IsZero() {
-		return zero
-	}
-	return t.UTC().Format(time.RFC3339)
 }

@@ -1,6 +1,10 @@
 // Package app wires solidarity together for the binary: it opens the store a DSN names
-// (SQLite by default, PostgreSQL for postgres:// URLs) and seeds a new ledger with the
-// shipped cycles and demonstration users.
+// (SQLite by default, PostgreSQL for postgres:// URLs) as a whole Store, the ledger and
+// the case tables in one value, on which Ledger and CasesOn build the two services,
+// and seeds a new ledger with the shipped cycles and demonstration users.
+//
+// Files: app.go opens and seeds; keys.go finds and watches the keys that seal personal
+// records and builds the case flow; diciotti.go seeds the demonstration replay.
 package app
 
 import (
@@ -57,16 +61,30 @@ const (
 	ReadOnly
 )
 
+// Store is a whole database: the ledger and the case tables. Both the SQLite and the
+// PostgreSQL store are one, so that the binary hands the same value to the ledger
+// service and to the case flow without asking the store what else it is.
+type Store interface {
+	solidarity.Store
+	solidarity.CaseStore
+}
+
+// The stores Open returns.
+var (
+	_ Store = (*sqlite.Store)(nil)
+	_ Store = (*postgres.Store)(nil)
+)
+
 // Open opens the store dsn names and runs its migrations, creating a missing SQLite
 // file: OpenMode with Create.
-func Open(ctx context.Context, dsn string) (solidarity.Store, error) {
+func Open(ctx context.Context, dsn string) (Store, error) {
 	return OpenMode(ctx, dsn, Create)
 }
 
 // OpenMode opens the store dsn names in mode m. A PostgreSQL database is never
 // created by opening it; a SQLite file is created only in Create mode, and a file of
 // 0 bytes is refused in every mode (internal/sqlite).
-func OpenMode(ctx context.Context, dsn string, m Mode) (solidarity.Store, error) {
+func OpenMode(ctx context.Context, dsn string, m Mode) (Store, error) {
 	if IsPostgres(dsn) {
 		if m == ReadOnly {
 			return postgres.Open(ctx, dsn, postgres.ReadOnly)
@@ -104,8 +122,11 @@ func ServiceMode(ctx context.Context, dsn string, m Mode) (*ledgersvc.Service, e
 	if err != nil {
 		return nil, err
 	}
-	return ledgersvc.New(st, &catalog.Catalog{}), nil
+	return Ledger(st), nil
 }
+
+// Ledger returns the ledger service on st, reading the shipped reference data only.
+func Ledger(st Store) *ledgersvc.Service { return ledgersvc.New(st, &catalog.Catalog{}) }
 
 // Credential is a demonstration account created by Seed, to print once.
 type Credential struct {

@@ -146,14 +146,21 @@ func WatchKeys(ctx context.Context, k *keyring.Keyring, file string, every time.
 	}
 }
 
-// Cases returns the case-flow service on the ledger service's store, sealing with keys.
-func Cases(svc *ledgersvc.Service, keys *keyring.Keyring) (*casesvc.Service, error) {
-	st, ok := svc.Store.(casesvc.Store)
-	if !ok {
-		return nil, fmt.Errorf("app: store %T keeps no cases", svc.Store)
-	}
+// CasesOn returns the case-flow service on st, the store of the ledger service svc
+// (whose clock it shares), sealing with keys.
+func CasesOn(st Store, svc *ledgersvc.Service, keys *keyring.Keyring) *casesvc.Service {
 	c := casesvc.New(st, keys)
 	c.Now = func() time.Time { return svc.Now() }
 	c.Ledger = svc
-	return c, nil
+	return c
+}
+
+// Cases is CasesOn for a caller that holds only the ledger service (tests that build
+// it on a store of their own): the store must keep cases too.
+func Cases(svc *ledgersvc.Service, keys *keyring.Keyring) (*casesvc.Service, error) {
+	st, ok := svc.Store.(Store)
+	if !ok {
+		return nil, fmt.Errorf("app: store %T keeps no cases", svc.Store)
+	}
+	return CasesOn(st, svc, keys), nil
 }

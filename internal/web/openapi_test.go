@@ -307,6 +307,7 @@ var undocumented = map[string]string{
 func muxPatterns(t *testing.T) []string {
 	t.Helper()
 	var out []string
+	routes := clientRoutes(t)
 	// routes() in server.go registers the routes, and the functions it calls for
 	// groups of them.
 	for file, fun := range map[string]string{"server.go": "routes", "account.go": "accountRoutes"} {
@@ -330,14 +331,10 @@ func muxPatterns(t *testing.T) []string {
 			if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "mux" {
 				return true
 			}
-			lit, ok := call.Args[0].(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				t.Errorf("mux pattern is not a string literal at offset %d", call.Pos())
+			p, ok := stringConst(call.Args[0], routes)
+			if !ok {
+				t.Errorf("mux pattern is not a string literal or constant at offset %d", call.Pos())
 				return true
-			}
-			p, err := strconv.Unquote(lit.Value)
-			if err != nil {
-				t.Fatal(err)
 			}
 			out = append(out, p)
 			return true
@@ -347,6 +344,59 @@ func muxPatterns(t *testing.T) []string {
 		t.Fatal("no mux patterns found in server.go")
 	}
 	return out
+}
+
+// clientRoutes returns the route constants of internal/client (routes.go), which
+// routes() registers as client.Name, by name.
+func clientRoutes(t *testing.T) map[string]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "../client/routes.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts := map[string]string{}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			v := spec.(*ast.ValueSpec)
+			for i, name := range v.Names {
+				if s, ok := stringConst(v.Values[i], consts); ok {
+					consts[name.Name] = s
+				}
+			}
+		}
+	}
+	return consts
+}
+
+// stringConst evaluates a string expression of literals, constants of consts (by
+// name, or as client.Name) and +.
+func stringConst(e ast.Expr, consts map[string]string) (string, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if e.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(e.Value)
+		return s, err == nil
+	case *ast.Ident:
+		s, ok := consts[e.Name]
+		return s, ok
+	case *ast.SelectorExpr:
+		if x, ok := e.X.(*ast.Ident); !ok || x.Name != "client" {
+			return "", false
+		}
+		s, ok := consts[e.Sel.Name]
+		return s, ok
+	case *ast.BinaryExpr:
+		x, okx := stringConst(e.X, consts)
+		y, oky := stringConst(e.Y, consts)
+		return x + y, okx && oky && e.Op == token.ADD
+	}
+	return "", false
 }
 
 // documented returns the document's operations as ServeMux patterns ("GET /healthz").

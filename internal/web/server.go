@@ -16,6 +16,7 @@ import (
 	"solidarity/arrival"
 	"solidarity/internal/casesvc"
 	"solidarity/internal/catalog"
+	"solidarity/internal/client"
 	"solidarity/internal/euromap"
 	"solidarity/internal/ledgersvc"
 )
@@ -177,20 +178,21 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/v1/datasets", s.handleDatasets)
 	mux.HandleFunc("GET /api/v1/datasets/{id}", s.handleDataset)
 
-	mux.HandleFunc("GET /api/v1/ledger/cycles/{year}/balances", s.publicPage(s.api(s.handleBalances)))
-	mux.HandleFunc("GET /api/v1/ledger/entries", s.api(s.handleEntries))
-	mux.HandleFunc("GET /api/v1/ledger/verify", s.api(s.handleVerify))
-	mux.HandleFunc("POST /api/v1/ledger/cycles", s.authed(s.handleCreateCycle))
-	mux.HandleFunc("PUT /api/v1/ledger/cycles/{year}", s.authed(s.handleAmendCycle))
-	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/statuses/{state}", s.authed(s.handleStatus))
-	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/pledges/{state}", s.authed(s.handlePledge))
-	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/deductions/{state}", s.authed(s.handleDeductionRequest))
-	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/deductions/{ref}/assessment", s.authed(s.handleAssessment))
-	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/deductions/{ref}/decision", s.authed(s.handleDecision))
-	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/offsets/{state}/requests", s.authed(s.handleOffsetRequest))
-	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/offsets/{state}/offers", s.authed(s.handleOffsetOffer))
-	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/offsets/{ref}/reply", s.authed(s.handleOffsetReply))
-	mux.HandleFunc("POST /api/v1/ledger/cycles/{year}/deliveries/{state}", s.authed(s.handleDelivery))
+	// The routes internal/client calls are its constants: one spelling for both ends.
+	mux.HandleFunc("GET "+client.LedgerBalances, s.publicPage(s.api(s.handleBalances)))
+	mux.HandleFunc("GET "+client.LedgerEntries, s.api(s.handleEntries))
+	mux.HandleFunc("GET "+client.LedgerVerify, s.api(s.handleVerify))
+	mux.HandleFunc("POST "+client.LedgerCycles, s.authed(s.handleCreateCycle))
+	mux.HandleFunc("PUT "+client.LedgerCycle, s.authed(s.handleAmendCycle))
+	mux.HandleFunc("POST "+client.LedgerStatus, s.authed(s.handleStatus))
+	mux.HandleFunc("POST "+client.LedgerPledge, s.authed(s.handlePledge))
+	mux.HandleFunc("POST "+client.LedgerDeduction, s.authed(s.handleDeductionRequest))
+	mux.HandleFunc("POST "+client.LedgerAssessment, s.authed(s.handleAssessment))
+	mux.HandleFunc("POST "+client.LedgerDecision, s.authed(s.handleDecision))
+	mux.HandleFunc("POST "+client.LedgerOffsetAsk, s.authed(s.handleOffsetRequest))
+	mux.HandleFunc("POST "+client.LedgerOffsetOffer, s.authed(s.handleOffsetOffer))
+	mux.HandleFunc("POST "+client.LedgerOffsetReply, s.authed(s.handleOffsetReply))
+	mux.HandleFunc("POST "+client.LedgerDelivery, s.authed(s.handleDelivery))
 	mux.HandleFunc("GET /api/v1/users", s.authed(s.handleUsers))
 	mux.HandleFunc("POST /api/v1/users", s.authed(s.handleAddUser))
 	mux.HandleFunc("POST /api/v1/tokens", s.authed(s.handleCreateToken))
@@ -206,8 +208,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/v1/cases/{id}/determination", s.caseAPI(s.handleDetermination))
 	mux.HandleFunc("POST /api/v1/cases/{id}/events", s.caseAPI(s.handleCaseEvent))
 	mux.HandleFunc("POST /api/v1/cases/{id}/allocation", s.caseAPI(s.handleAllocation))
-	mux.HandleFunc("GET /api/v1/deadlines", s.caseAPI(s.handleDeadlines))
-	mux.HandleFunc("POST /api/v1/deadlines/apply", s.caseAPI(s.handleApplyMissed))
+	mux.HandleFunc("GET "+client.Deadlines, s.caseAPI(s.handleDeadlines))
+	mux.HandleFunc("POST "+client.DeadlinesApply, s.caseAPI(s.handleApplyMissed))
 	mux.HandleFunc("GET /api/v1/access-log", s.caseAPI(s.handleAccessLog))
 	mux.HandleFunc("POST /api/v1/relocation/proposal", s.caseAPI(s.handleProposal))
 	mux.HandleFunc("POST /api/v1/relocation/proposal/accept", s.caseAPI(s.handleAcceptProposal))

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Every command parses its own flags: a flag of another command is an error (exit 2,
+// naming the flag), never silently ignored. `cases --apply --target DE --family` used
+// to list the cases and exit 0.
+func TestFlagOfAnotherCommandIsAnError(t *testing.T) {
+	t.Setenv("SOLIDARITY_KEYS_FILE", "")
+	t.Setenv("SOLIDARITY_KEYS", "")
+	t.Setenv("SOLIDARITY_SERVER", "")
+	db := filepath.Join(t.TempDir(), "f.db")
+	if code, _, errs := run(t, "arrival", "import", "../../arrival/testdata/ship.csv", "--db", db, "--key", "k1"); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"cases", "--apply", "--target", "DE", "--family"}, "apply"},
+		{[]string{"cases", "--target", "DE"}, "target"},
+		{[]string{"case", "C-1", "--within", "1h"}, "within"},
+		{[]string{"event", "C-1", "screening-started", "--yes"}, "yes"},
+		{[]string{"allocate", "C-1", "DE", "--family"}, "family"},
+		{[]string{"deadlines", "--person"}, "person"},
+		{[]string{"erase", "--format", "json"}, "format"},
+		{[]string{"arrival", "import", "x.csv", "--state", "IT"}, "state"},
+		{[]string{"keys", "reseal", "--id", "2"}, "id"},
+		{[]string{"pledge", "add", "--cycle", "2026", "--state", "DE", "--type", "none", "--ref", "x"}, "ref"},
+		{[]string{"deliver", "--cycle", "2026", "--state", "DE", "--type", "relocation", "--relocations", "1", "--favourable"}, "favourable"},
+		{[]string{"deduction", "assess", "--cycle", "2026", "--ref", "x", "--article", "61"}, "article"},
+		{[]string{"deduction", "request", "--cycle", "2026", "--state", "AT", "--article", "62", "--full", "--granted"}, "granted"},
+		{[]string{"offset", "reply", "--cycle", "2026", "--ref", "x", "--accepted", "1", "--counterpart", "IT"}, "counterpart"},
+		{[]string{"status", "set", "--cycle", "2026", "--state", "DE", "--eur", "1"}, "eur"},
+		{[]string{"balances", "--cycle", "2026", "--key", "k"}, "key"},
+		{[]string{"cycle", "create", "--cycle", "2026", "x.toml"}, "cycle"},
+		{[]string{"ledger", "verify", "--out", "x"}, "out"},
+		{[]string{"user", "list", "--role", "auditor"}, "role"},
+		{[]string{"token", "list", "--ttl", "1d"}, "ttl"},
+	} {
+		code, out, errs := run(t, append(c.args, "--db", db)...)
+		if code != 2 || !strings.Contains(errs, "flag provided but not defined: -"+c.flag) {
+			t.Errorf("%v: exit %d, stdout %.200q, stderr %.200q; want exit 2 naming -%s", c.args, code, out, errs, c.flag)
+		}
+	}
+}
