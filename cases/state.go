@@ -1,155 +1,75 @@
 package cases
 
-// State is where a case stands. The values are the spec's names (§8) so that a state
-// reads the same in the database, the API, the logs and the spec.
-type State string
+import "solidarity/cases/state"
 
-// States, in the order of the flow.
+// State is where a case stands (package cases/state, so that the root package can
+// name it without importing the table; every name is here too).
+type State = state.State
+
+// Relocation is where a state stands in the relocation steps (state.Relocation).
+type Relocation = state.Relocation
+
+// The states of package state, in the order of the flow.
 const (
-	New              State = "NEW"                // no event yet
-	ArrivedSAR       State = "ARRIVED_SAR"        // disembarked after a SAR operation (Art. 5(1)(b) SR)
-	ArrivedIrregular State = "ARRIVED_IRREGULAR"  // apprehended after crossing irregularly (Art. 5(1)(a) SR)
-	AtBCP            State = "AT_BCP"             // presented at a border crossing point (Art. 5(2) SR)
-	FoundInTerritory State = "FOUND_IN_TERRITORY" // found illegally staying, not controlled at the border (Art. 7 SR)
-	Screening        State = "SCREENING"          // Arts. 8–17 SR
-	ReferredReturn   State = "REFERRED_RETURN"    // no application: Return Directive (Art. 18(1) SR)
-	ApplicationMade  State = "APPLICATION_MADE"   // made, not yet registered (Art. 18(2) SR; Art. 27 APR)
-	Registered       State = "REGISTERED"         // registered: the date drives the regime (Art. 84 AMMR)
-
-	SecurityResponsible State = "SECURITY_RESPONSIBLE" // Art. 16(4) AMMR: responsible, excluded from relocation (Art. 67(2))
-	Determination       State = "DETERMINATION"        // Part III AMMR running
-	TCRSent             State = "TCR_SENT"             // take charge request sent (Art. 39 AMMR)
-	TCRRejected         State = "TCR_REJECTED"         // explicit refusal (Art. 40 AMMR)
-	TBNSent             State = "TBN_SENT"             // take back notification sent (Art. 41 AMMR)
-	HumanitarianSent    State = "HUMANITARIAN_REQUEST_SENT"
-
-	TransferAgreed           State = "TRANSFER_AGREED"            // acceptance or confirmation, explicit or tacit
-	TransferDecisionNotified State = "TRANSFER_DECISION_NOTIFIED" // Art. 42 AMMR
-	TransferAppeal           State = "TRANSFER_APPEAL"            // Art. 43 AMMR, no suspensive effect (yet)
-	TransferAppealSuspended  State = "TRANSFER_APPEAL_SUSPENDED"  // Art. 43(3) AMMR: transfer suspended
-	TransferPending          State = "TRANSFER_PENDING"           // Art. 46 AMMR
-	TransferredOut           State = "TRANSFERRED_OUT"            // terminal for the transferring state
-
-	RelocationIdentified      State = "RELOCATION_IDENTIFIED"       // Art. 67(3) AMMR
-	RelocationSecurityCleared State = "RELOCATION_SECURITY_CLEARED" // Art. 67(2) AMMR
-	RelocationInfoSent        State = "RELOCATION_INFO_SENT"        // Art. 67(6)–(10) AMMR (R)
-	RelocationConfirmed       State = "RELOCATION_CONFIRMED"        // by the Member State of relocation (R)
-	RelocationTransferDecided State = "RELOCATION_TRANSFER_DECIDED" // transfer decision notified (R)
-	RelocationAppeal          State = "RELOCATION_APPEAL"           // appeal against the transfer decision
-	RelocationAppealSuspended State = "RELOCATION_APPEAL_SUSPENDED" // with suspensive effect
-	RelocatedOut              State = "RELOCATED_OUT"               // transferred; awaiting the Art. 68(1) notice
-	RelocationArrived         State = "RELOCATION_ARRIVED"          // terminal: safe arrival notified
-	RelocationNoShow          State = "RELOCATION_NO_SHOW"          // terminal: non-appearance notified
-	ResponsibleSelf           State = "RESPONSIBLE_SELF"            // this Member State is responsible
-	BorderProcedure           State = "BORDER_PROCEDURE"            // Arts. 43–54 APR
-	Admissibility             State = "ADMISSIBILITY"               // Arts. 35(1)–(2), 38 APR
-	Accelerated               State = "ACCELERATED"                 // Arts. 35(3), 42 APR
-	Normal                    State = "NORMAL"                      // Art. 35(4)–(5) APR
-	Rejected                  State = "REJECTED"                    // first-instance rejection, outside the border procedure
-	BorderRejected            State = "BORDER_REJECTED"             // first-instance rejection in the border procedure
-	AsylumAppeal              State = "ASYLUM_APPEAL"               // Art. 67 APR
-	BorderAppeal              State = "BORDER_APPEAL"               // Art. 67 APR, within Art. 51(2)
-	Withdrawn                 State = "WITHDRAWN"                   // explicit or implicit withdrawal
-	BorderWithdrawn           State = "BORDER_WITHDRAWN"            // withdrawal in the border procedure (Art. 37(2) AMMR)
-	ProtectionGranted         State = "PROTECTION_GRANTED"          // terminal
-	ReturnProcedure           State = "RETURN_PROCEDURE"            // Return Directive (outside the spec)
-	ReturnBorderProcedure     State = "RETURN_BORDER_PROCEDURE"     // Art. 4 RBPR: at most 12 weeks
-	NotReturned               State = "NOT_RETURNED"                // the RBPR period ended without return
-	Returned                  State = "RETURNED"                    // terminal
-	Closed372                 State = "CLOSED_37_2"                 // terminal: Art. 37(2) AMMR
+	New                       = state.New
+	ArrivedSAR                = state.ArrivedSAR
+	ArrivedIrregular          = state.ArrivedIrregular
+	AtBCP                     = state.AtBCP
+	FoundInTerritory          = state.FoundInTerritory
+	Screening                 = state.Screening
+	ReferredReturn            = state.ReferredReturn
+	ApplicationMade           = state.ApplicationMade
+	Registered                = state.Registered
+	SecurityResponsible       = state.SecurityResponsible
+	Determination             = state.Determination
+	TCRSent                   = state.TCRSent
+	TCRRejected               = state.TCRRejected
+	TBNSent                   = state.TBNSent
+	HumanitarianSent          = state.HumanitarianSent
+	TransferAgreed            = state.TransferAgreed
+	TransferDecisionNotified  = state.TransferDecisionNotified
+	TransferAppeal            = state.TransferAppeal
+	TransferAppealSuspended   = state.TransferAppealSuspended
+	TransferPending           = state.TransferPending
+	TransferredOut            = state.TransferredOut
+	RelocationIdentified      = state.RelocationIdentified
+	RelocationSecurityCleared = state.RelocationSecurityCleared
+	RelocationInfoSent        = state.RelocationInfoSent
+	RelocationConfirmed       = state.RelocationConfirmed
+	RelocationTransferDecided = state.RelocationTransferDecided
+	RelocationAppeal          = state.RelocationAppeal
+	RelocationAppealSuspended = state.RelocationAppealSuspended
+	RelocatedOut              = state.RelocatedOut
+	RelocationArrived         = state.RelocationArrived
+	RelocationNoShow          = state.RelocationNoShow
+	ResponsibleSelf           = state.ResponsibleSelf
+	BorderProcedure           = state.BorderProcedure
+	Admissibility             = state.Admissibility
+	Accelerated               = state.Accelerated
+	Normal                    = state.Normal
+	Rejected                  = state.Rejected
+	BorderRejected            = state.BorderRejected
+	AsylumAppeal              = state.AsylumAppeal
+	BorderAppeal              = state.BorderAppeal
+	Withdrawn                 = state.Withdrawn
+	BorderWithdrawn           = state.BorderWithdrawn
+	ProtectionGranted         = state.ProtectionGranted
+	ReturnProcedure           = state.ReturnProcedure
+	ReturnBorderProcedure     = state.ReturnBorderProcedure
+	NotReturned               = state.NotReturned
+	Returned                  = state.Returned
+	Closed372                 = state.Closed372
 )
 
-type stateInfo struct {
-	state    State
-	label    string
-	terminal bool
-}
-
-// stateInfos lists every state in flow order with its meaning (spec §8 "States").
-var stateInfos = []stateInfo{
-	{New, "New case, no event recorded", false},
-	{ArrivedSAR, "Disembarked after a search-and-rescue operation", false},
-	{ArrivedIrregular, "Apprehended after an irregular crossing of the external border", false},
-	{AtBCP, "Presented at a border crossing point without meeting the entry conditions", false},
-	{FoundInTerritory, "Found staying illegally within the territory", false},
-	{Screening, "Screening running (health, vulnerability, identity, security checks)", false},
-	{ReferredReturn, "No application made: referred to the return authorities", false},
-	{ApplicationMade, "Application for international protection made, not yet registered", false},
-	{Registered, "Application registered", false},
-	{SecurityResponsible, "Security threat found: this Member State is responsible, no relocation or transfer", false},
-	{Determination, "Responsibility determination (AMMR Part III) running", false},
-	{TCRSent, "Take charge request sent, awaiting the reply", false},
-	{TCRRejected, "Take charge request refused", false},
-	{TBNSent, "Take back notification sent, awaiting confirmation", false},
-	{HumanitarianSent, "Humanitarian-clause request sent, awaiting the reply", false},
-	{TransferAgreed, "Take charge accepted or take back confirmed (explicitly or tacitly)", false},
-	{TransferDecisionNotified, "Transfer decision notified, appeal window open", false},
-	{TransferAppeal, "Appeal against the transfer decision pending, transfer not suspended", false},
-	{TransferAppealSuspended, "Appeal against the transfer decision pending, transfer suspended", false},
-	{TransferPending, "Transfer to the responsible Member State to be carried out", false},
-	{TransferredOut, "Transferred to the responsible Member State", true},
-	{RelocationIdentified, "Identified as a candidate for relocation", false},
-	{RelocationSecurityCleared, "Relocation security check passed", false},
-	{RelocationInfoSent, "Information (including meaningful links) sent to the Member State of relocation", false},
-	{RelocationConfirmed, "Relocation confirmed by the Member State of relocation", false},
-	{RelocationTransferDecided, "Relocation transfer decision notified", false},
-	{RelocationAppeal, "Appeal against the relocation transfer decision pending, not suspended", false},
-	{RelocationAppealSuspended, "Appeal against the relocation transfer decision pending, transfer suspended", false},
-	{RelocatedOut, "Transferred to the Member State of relocation, arrival notice awaited", false},
-	{RelocationArrived, "Safe arrival in the Member State of relocation notified", true},
-	{RelocationNoShow, "Non-appearance in the Member State of relocation notified", true},
-	{ResponsibleSelf, "This Member State is responsible; examination to start", false},
-	{BorderProcedure, "Examination in the asylum border procedure", false},
-	{Admissibility, "Admissibility examination", false},
-	{Accelerated, "Accelerated examination", false},
-	{Normal, "Normal examination", false},
-	{Rejected, "Rejected at first instance; appeal window open", false},
-	{BorderRejected, "Rejected at first instance in the border procedure; appeal window open", false},
-	{AsylumAppeal, "Appeal against the asylum decision pending", false},
-	{BorderAppeal, "Appeal against a border-procedure decision pending", false},
-	{Withdrawn, "Application withdrawn", false},
-	{BorderWithdrawn, "Application withdrawn in the border procedure", false},
-	{ProtectionGranted, "International protection granted", true},
-	{ReturnProcedure, "Return procedure under the Return Directive", false},
-	{ReturnBorderProcedure, "Return border procedure", false},
-	{NotReturned, "Return border procedure over without return", false},
-	{Returned, "Returned", true},
-	{Closed372, "Responsibility ended 15 months after the final decision (Art. 37(2) AMMR)", true},
-}
-
-var stateIndex = func() map[State]int {
-	m := make(map[State]int, len(stateInfos))
-	for i, s := range stateInfos {
-		m[s.state] = i
-	}
-	return m
-}()
+// The relocation phases of package state.
+const (
+	NotRelocating = state.NotRelocating
+	Relocating    = state.Relocating
+	Relocated     = state.Relocated
+)
 
 // States returns every state in the order of the flow.
-func States() []State {
-	out := make([]State, len(stateInfos))
-	for i, s := range stateInfos {
-		out[i] = s.state
-	}
-	return out
-}
-
-// Valid reports whether s is a known state.
-func (s State) Valid() bool { _, ok := stateIndex[s]; return ok }
-
-// Terminal reports whether no event can follow s.
-func (s State) Terminal() bool {
-	i, ok := stateIndex[s]
-	return ok && stateInfos[i].terminal
-}
-
-// Label returns what s means, for an officer.
-func (s State) Label() string {
-	if i, ok := stateIndex[s]; ok {
-		return stateInfos[i].label
-	}
-	return string(s)
-}
+func States() []State { return state.States() }
 
 // Event is a legal event that moves a case, or records a fact about it.
 type Event string

@@ -65,9 +65,9 @@ func join(sets ...[]State) []State {
 // every state but New, the terminal states and RelocatedOut.
 func present() []State {
 	var out []State
-	for _, s := range stateInfos {
-		if !s.terminal && s.state != New && s.state != RelocatedOut {
-			out = append(out, s.state)
+	for _, s := range States() {
+		if !s.Terminal() && s != New && s != RelocatedOut {
+			out = append(out, s)
 		}
 	}
 	return out

@@ -250,7 +250,7 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 	group := []*solidarity.CaseRecord{r}
 	if familyMove {
 		if group, err = s.familyFor(ctx, r, func(c *solidarity.CaseRecord) bool {
-			return cases.Can(cases.State(c.State), req.Event)
+			return cases.Can(c.State, req.Event)
 		}, "event "+string(req.Event)+" is not allowed in its state"); err != nil {
 			return nil, false, err
 		}
@@ -295,7 +295,7 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 		if err := s.setFlow(c, cf); err != nil {
 			return nil, false, err
 		}
-		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: string(t.From), To: string(t.To)})
+		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: t.From, To: t.To})
 	}
 	target := req.Target
 	if target == "" {
@@ -414,7 +414,7 @@ func (s *Service) familyFor(ctx context.Context, r *solidarity.CaseRecord, ok fu
 	for _, c := range all {
 		switch {
 		case c.ID == r.ID:
-		case c.State == string(cases.SecurityResponsible):
+		case c.State == cases.SecurityResponsible:
 		case c.Allocated == r.Allocated && ok(c):
 			out = append(out, c)
 		default:
@@ -469,7 +469,7 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 	}
 	const article = "Art. 60(2) AMMR; Art. 67 AMMR"
 	candidate := func(c *solidarity.CaseRecord) bool {
-		st := cases.State(c.State)
+		st := c.State
 		return st == cases.RelocationIdentified || st == cases.RelocationSecurityCleared
 	}
 	if !candidate(r) {
@@ -508,7 +508,7 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 		}
 		// Read in this transaction: a concurrent allocation to m is either counted
 		// here or sees this one.
-		inflight, err := v.Allocated(ctx, m, arr.Cycle, r.Family, string(cases.RelocatedOut))
+		inflight, err := v.Allocated(ctx, m, arr.Cycle, r.Family, cases.RelocatedOut)
 		if err != nil {
 			return err
 		}

@@ -173,7 +173,7 @@ func (c *candidate) minor() bool {
 
 // isCandidate reports whether a case may be allocated (Assign's rule).
 func isCandidate(r *solidarity.CaseRecord) bool {
-	st := cases.State(r.State)
+	st := r.State
 	return (st == cases.RelocationIdentified || st == cases.RelocationSecurityCleared) && r.Allocated == ""
 }
 
@@ -197,7 +197,7 @@ func (s *Service) candidates(ctx context.Context, year int) ([]*candidate, error
 		}
 		for _, r := range rs {
 			switch {
-			case r.State == string(cases.SecurityResponsible):
+			case r.State == cases.SecurityResponsible:
 			case isCandidate(r):
 				in, ok := inCycle[r.Arrival]
 				if !ok {
@@ -321,7 +321,7 @@ func (s *Service) build(ctx context.Context, year int) (*matching, error) {
 		pr: &match.Problem{Dimensions: []string{"persons"}, Weights: new(DefaultMatchWeights), Families: []match.FamilyEntry{},
 			Places: []match.PlaceEntry{}, Pairs: []match.Pair{}}}
 	for _, p := range pledges {
-		inflight, err := s.Store.Allocated(ctx, p.State, arrivalCycle(year), "", string(cases.RelocatedOut))
+		inflight, err := s.Store.Allocated(ctx, p.State, arrivalCycle(year), "", cases.RelocatedOut)
 		if err != nil {
 			return nil, err
 		}
@@ -637,7 +637,7 @@ func (s *Service) acceptOne(ctx context.Context, p Placement, idemKey string) (*
 		return nil, err
 	}
 	i := slices.IndexFunc(rs, func(r *solidarity.CaseRecord) bool {
-		st := cases.State(r.State)
+		st := r.State
 		return st == cases.RelocationIdentified || st == cases.RelocationSecurityCleared
 	})
 	if i < 0 {

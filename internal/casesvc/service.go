@@ -118,7 +118,7 @@ func (s *Service) setFlow(r *solidarity.CaseRecord, f *Flow) error {
 	if err != nil {
 		return err
 	}
-	r.Flow, r.State = b, string(f.State)
+	r.Flow, r.State = b, f.State
 	r.NextDue, r.NextConsequence = time.Time{}, time.Time{}
 	dues := deadline.Compute(f.Case, s.Limits)
 	if next, ok := nextDue(dues); ok {

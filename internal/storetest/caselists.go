@@ -8,15 +8,16 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/cases/state"
 )
 
 // filterFixture registers two arrivals of six cases between them, as testCaseFilters
 // describes them, and returns the cases as stored.
 func filterFixture(t *testing.T, s CaseStore) map[string]*solidarity.CaseRecord {
 	a1, a2 := newArrival("A1", "IT", 1), newArrival("A2", "ES", 2)
-	mk := func(id string, a *solidarity.Arrival, fam string, allocated solidarity.MemberState, state string, due, closed, erased time.Time) *solidarity.CaseRecord {
+	mk := func(id string, a *solidarity.Arrival, fam string, allocated solidarity.MemberState, st state.State, due, closed, erased time.Time) *solidarity.CaseRecord {
 		c := newCase(id, a, fam, len(id))
-		c.Allocated, c.State, c.NextDue, c.Closed, c.Erased = allocated, state, due, closed, erased
+		c.Allocated, c.State, c.NextDue, c.Closed, c.Erased = allocated, st, due, closed, erased
 		return c
 	}
 	var zero time.Time

@@ -153,10 +153,10 @@ type countRow struct {
 }
 
 // countRows orders counts by the flow.
-func countRows(counts map[string]int) []countRow {
+func countRows(counts map[cases.State]int) []countRow {
 	var out []countRow
 	for _, st := range cases.States() {
-		if n := counts[string(st)]; n > 0 {
+		if n := counts[st]; n > 0 {
 			out = append(out, countRow{State: st, Label: st.Label(), N: n})
 		}
 	}
@@ -377,7 +377,7 @@ func (s *Server) casePage(r *http.Request, id solidarity.CaseID) (*casePage, err
 			page.EventForm = f
 		}
 	}
-	if st := cases.State(rec.State); (st == cases.RelocationIdentified || st == cases.RelocationSecurityCleared) &&
+	if st := rec.State; (st == cases.RelocationIdentified || st == cases.RelocationSecurityCleared) &&
 		solidarity.Can(u, solidarity.AssignCase, "") {
 		f := &allocationForm{Action: "/cases/" + url.PathEscape(string(id)) + "/allocation", Key: formKey()}
 		for _, m := range solidarity.MemberStates() {
