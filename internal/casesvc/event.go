@@ -73,37 +73,6 @@ const (
 	maxNote = 2000  // characters of an officer's note
 )
 
-// familyEvents are the relocation steps: they move the whole family.
-var familyEvents = []cases.Event{cases.RelocationCandidate, cases.RelocationCleared, cases.RelocationInfo,
-	cases.RelocationComplex, cases.RelocationConfirmation, cases.RelocationRefused, cases.RelocationAbandoned,
-	cases.ArrivalNotified, cases.NoShow}
-
-// relocationStateEvents are acts of the Member State of relocation (Art. 67: it
-// confirms or not; Art. 68(1): it notifies arrival or non-appearance). All other
-// events are acts of the benefitting Member State where the case runs.
-var relocationStateEvents = []cases.Event{cases.RelocationConfirmation, cases.RelocationRefused,
-	cases.RelocationComplex, cases.ArrivalNotified, cases.NoShow}
-
-// ByStateOfRelocation reports whether ev is an act of the Member State of relocation
-// (its officers record it) rather than of the benefitting Member State.
-func ByStateOfRelocation(ev cases.Event) bool { return slices.Contains(relocationStateEvents, ev) }
-
-// SentToAnotherState reports whether ev sends the case to another Member State, which
-// EventRequest.Target names.
-func SentToAnotherState(ev cases.Event) bool { return slices.Contains(requestEvents, ev) }
-
-// requestEvents send the case to another Member State, named by Target.
-var requestEvents = []cases.Event{cases.TakeChargeRequestSent, cases.TakeBackNotificationSent, cases.HumanitarianRequestSent}
-
-func inRelocation(s cases.State) bool {
-	switch s {
-	case cases.RelocationIdentified, cases.RelocationSecurityCleared, cases.RelocationInfoSent, cases.RelocationConfirmed,
-		cases.RelocationTransferDecided, cases.RelocationAppeal, cases.RelocationAppealSuspended, cases.RelocatedOut:
-		return true
-	}
-	return false
-}
-
 // Apply records a legal event on a case (and on its family where the event moves
 // families): the transition table decides whether the event is allowed in the case's
 // state (ECONFLICT naming the allowed events if not), the event is dated, the case's
@@ -185,6 +154,10 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 	if !req.Event.Valid() {
 		return nil, false, invalid("event", "", "unknown event %q", req.Event)
 	}
+	if req.Event.By() == cases.ByCoordinator {
+		// The allocation draws on a pledge: Assign checks the room.
+		return nil, false, invalid("event", req.Event.Article(), "event %s is the coordinator's: allocate the family instead", req.Event)
+	}
 	r, err := s.Store.Case(ctx, req.Case)
 	if err != nil {
 		return nil, false, err
@@ -200,7 +173,7 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 		return nil, false, conflict("", "case %s changed since its time limits were read", r.ID)
 	}
 	party := r.Benefitting
-	if ByStateOfRelocation(req.Event) {
+	if req.Event.By() == cases.ByRelocation {
 		if r.Allocated == "" {
 			return nil, false, conflict("Art. 67 AMMR", "case %s is not allocated to a Member State of relocation: event %s is that state's act", r.ID, req.Event)
 		}
@@ -212,8 +185,7 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 	if len(req.Also) > maxAlso {
 		return nil, false, invalid("also", "", "at most %d cases per event", maxAlso)
 	}
-	familyMove := req.Family || slices.Contains(familyEvents, req.Event) ||
-		(req.Event == cases.Transferred || req.Event == cases.TransferDecision) && inRelocation(f.State)
+	familyMove := req.Family || req.Event.MovesFamily(f.State)
 	if familyMove && len(req.Also) > 0 {
 		return nil, false, invalid("also", req.Event.Article(), "event %s moves whole families: name one case of each family in its own request", req.Event)
 	}
@@ -235,14 +207,14 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 	if at.After(now) {
 		at = now // within the clock skew allowed: recorded as now
 	}
-	if slices.Contains(requestEvents, req.Event) {
+	if req.Event.SentToAnotherState() {
 		if !req.Target.Valid() || req.Target == r.Benefitting {
 			return nil, false, invalid("target", req.Event.Article(), "event %s needs the Member State it is sent to (not %q)", req.Event, req.Target)
 		}
 	} else if req.Target != "" {
 		return nil, false, invalid("target", req.Event.Article(), "event %s is not sent to another Member State", req.Event)
 	}
-	if req.Event == cases.RelocationInfo && r.Allocated == "" {
+	if req.Event.NeedsAllocation() && r.Allocated == "" {
 		return nil, false, conflict("Art. 67 AMMR", "case %s is not allocated to a Member State of relocation yet: the coordinator allocates the family first", r.ID)
 	}
 
@@ -268,7 +240,10 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 		}
 		group = append(group, c)
 	}
-	transfer := req.Event == cases.Transferred && f.State == cases.RelocationTransferDecided
+	// The transfer to the Member State of relocation (the step out of the relocation
+	// steps into Relocated) is the delivery counted against its pledge.
+	rule, _ := cases.Lookup(f.State, req.Event)
+	transfer := rule.From.Relocation() == cases.Relocating && rule.To.Relocation() == cases.Relocated
 
 	steps := make([]solidarity.CaseStep, 0, len(group))
 	article := ""
@@ -362,28 +337,21 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 	return &Applied{Entry: out, Cases: group, Replayed: replayed}, true, nil
 }
 
-// follow updates what the event changes besides the state: the requested and the
-// responsible Member State, the allocation.
+// follow updates what the event changes besides the state (the event's columns in
+// the table of events): the requested and the responsible Member State, the
+// allocation.
 func (s *Service) follow(c *solidarity.CaseRecord, f *Flow, req EventRequest) {
-	switch req.Event {
-	case cases.TakeChargeRequestSent, cases.TakeBackNotificationSent, cases.HumanitarianRequestSent:
+	if req.Event.SentToAnotherState() {
 		f.Requested = req.Target
-	case cases.RequestAccepted, cases.TacitAcceptance, cases.ReceiptConfirmed, cases.TacitConfirmation:
-		// Arts. 40, 41(4), 45(2) AMMR: the requested state is responsible.
+	}
+	switch req.Event.Responsible() {
+	case cases.RequestedResponsible:
 		c.Responsible = f.Requested
-	case cases.CriteriaDesignateSelf, cases.ResponsibilityAssumed, cases.SecurityThreat:
-		// Part III designates this state, it assumes responsibility (Art. 35), or the
-		// security gate makes it responsible (Art. 16(4)).
+	case cases.BenefittingResponsible:
 		c.Responsible = c.Benefitting
-	case cases.TakeChargeDeadlinePassed, cases.TransferDeadlinePassed:
-		// Art. 39(1): a request not made in time leaves responsibility with the
-		// determining state; Art. 37(1): a transfer not carried out in time shifts
-		// it to the requesting state.
-		c.Responsible = c.Benefitting
-	case cases.ArrivalNotified:
-		// Art. 68(3): a benefitting state found responsible (here, by the criteria)
-		// hands responsibility to the state of relocation. Art. 68(2): where none was
-		// determined, the state of relocation determines it, so it stays open here.
+	case cases.RelocationResponsible:
+		// Art. 68(2): where none was determined, the state of relocation determines
+		// it, so it stays open here.
 		if c.Responsible == c.Benefitting {
 			c.Responsible = c.Allocated
 		}
@@ -391,7 +359,7 @@ func (s *Service) follow(c *solidarity.CaseRecord, f *Flow, req EventRequest) {
 	// Leaving the relocation steps other than by transfer (refusal, abandonment, an
 	// upheld appeal, a security threat: Art. 67(2)) ends the allocation: the state of
 	// relocation no longer sees the person nor holds a place for them.
-	if st := f.State; !inRelocation(st) && st != cases.RelocationArrived && st != cases.RelocationNoShow {
+	if f.State.Relocation() == cases.NotRelocating {
 		c.Allocated = ""
 	}
 	if req.Determination != nil {
@@ -467,11 +435,8 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 	if m == r.Benefitting {
 		return nil, false, invalid("state", "Art. 67 AMMR", "%s is the benefitting Member State of case %s", m, id)
 	}
-	const article = "Art. 60(2) AMMR; Art. 67 AMMR"
-	candidate := func(c *solidarity.CaseRecord) bool {
-		st := c.State
-		return st == cases.RelocationIdentified || st == cases.RelocationSecurityCleared
-	}
+	article := cases.RelocationAllocated.Article()
+	candidate := func(c *solidarity.CaseRecord) bool { return cases.Can(c.State, cases.RelocationAllocated) }
 	if !candidate(r) {
 		return nil, false, conflict(article, "case %s is %s: only relocation candidates not yet sent to a Member State of relocation can be allocated", r.ID, r.State)
 	}
@@ -482,7 +447,8 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 	steps := make([]solidarity.CaseStep, 0, len(group))
 	for _, c := range group {
 		c.Allocated = m
-		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: c.State, To: c.State})
+		rule, _ := cases.Lookup(c.State, cases.RelocationAllocated)
+		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: rule.From, To: rule.To})
 	}
 	now := s.now()
 	arr, err := s.Store.Arrival(ctx, r.Arrival)
@@ -491,7 +457,7 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 	}
 	year := entryCycle(arr, now) // the pledges of the current cycle (a demonstration's own)
 	n := int64(len(group))
-	ev := solidarity.CaseEventPayload{Event: "relocation-allocated", Article: article, At: now, Family: r.Family,
+	ev := solidarity.CaseEventPayload{Event: string(cases.RelocationAllocated), Article: article, At: now, Family: r.Family,
 		Steps: steps, Target: m}
 	b, err := ledger.Payload(ev)
 	if err != nil {
@@ -508,7 +474,7 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 		}
 		// Read in this transaction: a concurrent allocation to m is either counted
 		// here or sees this one.
-		inflight, err := v.Allocated(ctx, m, arr.Cycle, r.Family, cases.RelocatedOut)
+		inflight, err := v.Allocated(ctx, m, arr.Cycle, r.Family, cases.Relocated.States()...)
 		if err != nil {
 			return err
 		}
