@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/cases"
 	"solidarity/deadline"
 )
 
@@ -19,7 +20,7 @@ type Consequence struct {
 	Due     time.Time         `json:"due"`
 	// Event is the event recorded; "" when the law's consequence cannot be recorded
 	// in the case's state and an officer must decide.
-	Event string `json:"event,omitempty"`
+	Event cases.Event `json:"event,omitempty"`
 	// Version is the case's version the consequence was computed from: a
 	// confirmation (Confirmed) names it, so that what is applied is what was shown.
 	Version int64  `json:"version"`
@@ -138,7 +139,7 @@ func (s *Service) missed(ctx context.Context, confirm map[solidarity.CaseID]Conf
 				continue
 			}
 			found = true
-			k := Consequence{Case: r.ID, Limit: m.Due.Limit, Article: m.Due.Article, Due: m.Due.Due, Event: string(m.Event),
+			k := Consequence{Case: r.ID, Limit: m.Due.Limit, Article: m.Due.Article, Due: m.Due.Due, Event: m.Event,
 				Version: r.Version, Outcome: m.Due.Consequence}
 			if ok && r.Version != c.Version {
 				k.Outcome = fmt.Sprintf("not applied: case %s changed since the preview (version %d, previewed %d)", r.ID, r.Version, c.Version)
