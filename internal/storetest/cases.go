@@ -41,6 +41,7 @@ func Cases(t *testing.T, open func(t *testing.T) CaseStore) {
 		{"Filters", testCaseFilters},
 		{"Paging", testCasePaging},
 		{"Counts", testCaseCounts},
+		{"Allocated", testCaseAllocated},
 		{"Arrivals", testArrivals},
 		{"AccessLog", testAccessLog},
 		{"ConcurrentUpdate", testCaseConcurrentUpdate},
