@@ -287,7 +287,7 @@ func (e Event) By() Actor {
 // alone.
 func (e Event) MovesFamily(from State) bool {
 	d := e.does()
-	return d&family != 0 || d&familyRelocating != 0 && from.Relocation() != NotRelocating
+	return d&family != 0 || d&familyRelocating != 0 && from.Relocation().InRelocation()
 }
 
 // SentToAnotherState reports whether e sends the case to another Member State, named

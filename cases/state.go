@@ -66,6 +66,7 @@ const (
 	NotRelocating = state.NotRelocating
 	Relocating    = state.Relocating
 	Relocated     = state.Relocated
+	Excluded      = state.Excluded
 )
 
 // States returns every state in the order of the flow.

@@ -86,7 +86,7 @@ var stateInfos = []stateInfo{
 	{ReferredReturn, "No application made: referred to the return authorities", false, NotRelocating},
 	{ApplicationMade, "Application for international protection made, not yet registered", false, NotRelocating},
 	{Registered, "Application registered", false, NotRelocating},
-	{SecurityResponsible, "Security threat found: this Member State is responsible, no relocation or transfer", false, NotRelocating},
+	{SecurityResponsible, "Security threat found: this Member State is responsible, no relocation or transfer", false, Excluded},
 	{Determination, "Responsibility determination (AMMR Part III) running", false, NotRelocating},
 	{TCRSent, "Take charge request sent, awaiting the reply", false, NotRelocating},
 	{TCRRejected, "Take charge request refused", false, NotRelocating},
@@ -176,7 +176,14 @@ const (
 	// Relocated: transferred to the Member State of relocation (Art. 68(1) AMMR); the
 	// place is a delivery counted against its pledge, and the allocation stays.
 	Relocated
+	// Excluded: the security gate bars the person from any relocation or transfer
+	// (Art. 67(2) AMMR): a family is relocated without them, and no allocation holds.
+	Excluded
 )
+
+// InRelocation reports whether r is a relocation step (Relocating or Relocated):
+// where the allocation to a Member State of relocation holds.
+func (r Relocation) InRelocation() bool { return r == Relocating || r == Relocated }
 
 // Relocation returns where s stands in the relocation steps (NotRelocating for an
 // unknown state).

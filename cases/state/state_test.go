@@ -26,9 +26,19 @@ func TestRelocation(t *testing.T) {
 			want = state.Relocating
 		case slices.Contains(relocated, s):
 			want = state.Relocated
+		case s == state.SecurityResponsible:
+			want = state.Excluded
 		}
 		if got := s.Relocation(); got != want {
 			t.Errorf("%s.Relocation() = %d, want %d", s, got, want)
+		}
+	}
+	if got := state.Excluded.States(); !slices.Equal(got, []state.State{state.SecurityResponsible}) {
+		t.Errorf("Excluded.States() = %v", got)
+	}
+	for r, want := range map[state.Relocation]bool{state.NotRelocating: false, state.Relocating: true, state.Relocated: true, state.Excluded: false} {
+		if r.InRelocation() != want {
+			t.Errorf("%d.InRelocation() = %v", r, !want)
 		}
 	}
 	if got := state.State("NOWHERE").Relocation(); got != state.NotRelocating || state.State("NOWHERE").Valid() {

@@ -431,7 +431,7 @@ func (s *Service) follow(c *solidarity.CaseRecord, f *Flow, req EventRequest) {
 	// Leaving the relocation steps other than by transfer (refusal, abandonment, an
 	// upheld appeal, a security threat: Art. 67(2)) ends the allocation: the state of
 	// relocation no longer sees the person nor holds a place for them.
-	if f.State.Relocation() == cases.NotRelocating {
+	if !f.State.Relocation().InRelocation() {
 		c.Allocated = ""
 	}
 	if req.Determination != nil {
@@ -454,7 +454,7 @@ func (s *Service) familyFor(ctx context.Context, r *solidarity.CaseRecord, ok fu
 	for _, c := range all {
 		switch {
 		case c.ID == r.ID:
-		case c.State == cases.SecurityResponsible:
+		case c.State.Relocation() == cases.Excluded:
 		case c.Allocated == r.Allocated && ok(c):
 			out = append(out, c)
 		default:

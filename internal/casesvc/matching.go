@@ -196,7 +196,7 @@ func (s *Service) candidates(ctx context.Context, year int) ([]*candidate, error
 		}
 		for _, r := range rs {
 			switch {
-			case r.State == cases.SecurityResponsible:
+			case r.State.Relocation() == cases.Excluded:
 			case isCandidate(r):
 				in, ok := inCycle[r.Arrival]
 				if !ok {
