@@ -2,8 +2,11 @@ package cases
 
 import "solidarity/cases/state"
 
-// State is where a case stands (package cases/state, so that the root package can
-// name it without importing the table; every name is here too).
+// State is where a case stands. The type and what each state means live in package
+// cases/state, which imports nothing of the module, so that the root package can hold
+// a case's state as a State (this package builds its errors on the root package and
+// so cannot be imported by it); every state is named here too, so that callers need
+// only package cases.
 type State = state.State
 
 // Relocation is where a state stands in the relocation steps (state.Relocation).
