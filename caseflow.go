@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"solidarity/cases/state"
 )
 
 // The case flow (issue 4): arrivals, the cases of the people who arrived, and who read
@@ -78,8 +80,8 @@ type CaseRecord struct {
 	Benefitting MemberState `json:"benefitting_state"`
 	Allocated   MemberState `json:"allocated_state,omitempty"`
 	Responsible MemberState `json:"responsible_state,omitempty"`
-	// State is the cases.State of the flow (kept here too, so it can be queried).
-	State string `json:"state"`
+	// State is the state of the flow (kept here too, so it can be queried).
+	State state.State `json:"state"`
 	// Flow is the cases.Case as JSON: facts, history of transitions, clock dates.
 	Flow json.RawMessage `json:"flow"`
 	// NextDue is the Due of the case's next time limit, the running limit that ends
@@ -189,7 +191,7 @@ type CaseStore interface {
 	Cases(ctx context.Context, f CaseFilter) ([]*CaseRecord, error)
 	// CaseCounts returns the number of cases per State, for the cases f selects
 	// (Limit, After and DueBefore are ignored).
-	CaseCounts(ctx context.Context, f CaseFilter) (map[string]int, error)
+	CaseCounts(ctx context.Context, f CaseFilter) (map[state.State]int, error)
 
 	// RecordAccess appends access-log records durably; Seq and At are set by the
 	// caller's clock (At) and the store (Seq).
@@ -225,9 +227,9 @@ type FamilyCases struct {
 
 // CaseStep is one case moved by an event.
 type CaseStep struct {
-	Case CaseID `json:"case"`
-	From string `json:"from"`
-	To   string `json:"to"`
+	Case CaseID      `json:"case"`
+	From state.State `json:"from"`
+	To   state.State `json:"to"`
 }
 
 // CaseEventPayload records a legal event applied to one or more cases of one family

@@ -4,6 +4,8 @@ import (
 	"context"
 	"iter"
 	"time"
+
+	"solidarity/cases/state"
 )
 
 // Store is the durable record behind the ledger service: entries, the projection of
@@ -111,7 +113,7 @@ type View interface {
 	// states exceptStates: how many of m's relocation places the case flow holds
 	// (checked in the transaction that allocates more, so two allocations cannot both
 	// take the last place). A demonstration's allocations never hold real places.
-	Allocated(ctx context.Context, m MemberState, arrivalCycle int, exceptFamily FamilyID, exceptStates ...string) (int64, error)
+	Allocated(ctx context.Context, m MemberState, arrivalCycle int, exceptFamily FamilyID, exceptStates ...state.State) (int64, error)
 }
 
 // EntryFilter selects entries.

@@ -14,6 +14,25 @@
 // conditions of Art. 43 APR, the criteria of Part III AMMR...) are decided by the
 // caller, with package rules where it applies, before the event is recorded.
 //
+// What an event does besides moving the state is a column of the table of events
+// (event.go), which the case service applies and nothing else restates: whose act it
+// is (Event.By: the benefitting Member State, the Member State of relocation, the
+// coordinator), whether it moves the whole family (Event.MovesFamily), whether it is
+// sent to another Member State (Event.SentToAnotherState), whether it needs the
+// family allocated (Event.NeedsAllocation) and who is responsible after it
+// (Event.Responsible). Where a state stands in the relocation steps is a column of
+// the table of states (State.Relocation). The coordinator's allocation of a family
+// to a Member State of relocation (Art. 60(2), Art. 67 AMMR) is an event of the
+// table too, RelocationAllocated, which keeps the state.
+//
+// A new legal event is a row of eventInfos (event.go) and its rows of the transition
+// table (table.go); package deadline changes only when the event starts a clock.
+//
+// Files: state.go names the states (package cases/state holds the State type and its
+// facts, so that the root package can name a case's state without importing this
+// package); event.go the events and what they do; table.go the transition table;
+// case.go the Case, Apply and Replay.
+//
 // Choices where the spec leaves the model open:
 //
 //   - The procedure track is a property of the case (Case.Track), not a second state:

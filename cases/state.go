@@ -1,344 +1,76 @@
 package cases
 
-// State is where a case stands. The values are the spec's names (§8) so that a state
-// reads the same in the database, the API, the logs and the spec.
-type State string
+import "solidarity/cases/state"
 
-// States, in the order of the flow.
+// State is where a case stands. The type and what each state means live in package
+// cases/state, which imports nothing of the module, so that the root package can hold
+// a case's state as a State (this package builds its errors on the root package and
+// so cannot be imported by it); every state is named here too, so that callers need
+// only package cases.
+type State = state.State
+
+// Relocation is where a state stands in the relocation steps (state.Relocation).
+type Relocation = state.Relocation
+
+// The states of package state, in the order of the flow.
 const (
-	New              State = "NEW"                // no event yet
-	ArrivedSAR       State = "ARRIVED_SAR"        // disembarked after a SAR operation (Art. 5(1)(b) SR)
-	ArrivedIrregular State = "ARRIVED_IRREGULAR"  // apprehended after crossing irregularly (Art. 5(1)(a) SR)
-	AtBCP            State = "AT_BCP"             // presented at a border crossing point (Art. 5(2) SR)
-	FoundInTerritory State = "FOUND_IN_TERRITORY" // found illegally staying, not controlled at the border (Art. 7 SR)
-	Screening        State = "SCREENING"          // Arts. 8–17 SR
-	ReferredReturn   State = "REFERRED_RETURN"    // no application: Return Directive (Art. 18(1) SR)
-	ApplicationMade  State = "APPLICATION_MADE"   // made, not yet registered (Art. 18(2) SR; Art. 27 APR)
-	Registered       State = "REGISTERED"         // registered: the date drives the regime (Art. 84 AMMR)
-
-	SecurityResponsible State = "SECURITY_RESPONSIBLE" // Art. 16(4) AMMR: responsible, excluded from relocation (Art. 67(2))
-	Determination       State = "DETERMINATION"        // Part III AMMR running
-	TCRSent             State = "TCR_SENT"             // take charge request sent (Art. 39 AMMR)
-	TCRRejected         State = "TCR_REJECTED"         // explicit refusal (Art. 40 AMMR)
-	TBNSent             State = "TBN_SENT"             // take back notification sent (Art. 41 AMMR)
-	HumanitarianSent    State = "HUMANITARIAN_REQUEST_SENT"
-
-	TransferAgreed           State = "TRANSFER_AGREED"            // acceptance or confirmation, explicit or tacit
-	TransferDecisionNotified State = "TRANSFER_DECISION_NOTIFIED" // Art. 42 AMMR
-	TransferAppeal           State = "TRANSFER_APPEAL"            // Art. 43 AMMR, no suspensive effect (yet)
-	TransferAppealSuspended  State = "TRANSFER_APPEAL_SUSPENDED"  // Art. 43(3) AMMR: transfer suspended
-	TransferPending          State = "TRANSFER_PENDING"           // Art. 46 AMMR
-	TransferredOut           State = "TRANSFERRED_OUT"            // terminal for the transferring state
-
-	RelocationIdentified      State = "RELOCATION_IDENTIFIED"       // Art. 67(3) AMMR
-	RelocationSecurityCleared State = "RELOCATION_SECURITY_CLEARED" // Art. 67(2) AMMR
-	RelocationInfoSent        State = "RELOCATION_INFO_SENT"        // Art. 67(6)–(10) AMMR (R)
-	RelocationConfirmed       State = "RELOCATION_CONFIRMED"        // by the Member State of relocation (R)
-	RelocationTransferDecided State = "RELOCATION_TRANSFER_DECIDED" // transfer decision notified (R)
-	RelocationAppeal          State = "RELOCATION_APPEAL"           // appeal against the transfer decision
-	RelocationAppealSuspended State = "RELOCATION_APPEAL_SUSPENDED" // with suspensive effect
-	RelocatedOut              State = "RELOCATED_OUT"               // transferred; awaiting the Art. 68(1) notice
-	RelocationArrived         State = "RELOCATION_ARRIVED"          // terminal: safe arrival notified
-	RelocationNoShow          State = "RELOCATION_NO_SHOW"          // terminal: non-appearance notified
-	ResponsibleSelf           State = "RESPONSIBLE_SELF"            // this Member State is responsible
-	BorderProcedure           State = "BORDER_PROCEDURE"            // Arts. 43–54 APR
-	Admissibility             State = "ADMISSIBILITY"               // Arts. 35(1)–(2), 38 APR
-	Accelerated               State = "ACCELERATED"                 // Arts. 35(3), 42 APR
-	Normal                    State = "NORMAL"                      // Art. 35(4)–(5) APR
-	Rejected                  State = "REJECTED"                    // first-instance rejection, outside the border procedure
-	BorderRejected            State = "BORDER_REJECTED"             // first-instance rejection in the border procedure
-	AsylumAppeal              State = "ASYLUM_APPEAL"               // Art. 67 APR
-	BorderAppeal              State = "BORDER_APPEAL"               // Art. 67 APR, within Art. 51(2)
-	Withdrawn                 State = "WITHDRAWN"                   // explicit or implicit withdrawal
-	BorderWithdrawn           State = "BORDER_WITHDRAWN"            // withdrawal in the border procedure (Art. 37(2) AMMR)
-	ProtectionGranted         State = "PROTECTION_GRANTED"          // terminal
-	ReturnProcedure           State = "RETURN_PROCEDURE"            // Return Directive (outside the spec)
-	ReturnBorderProcedure     State = "RETURN_BORDER_PROCEDURE"     // Art. 4 RBPR: at most 12 weeks
-	NotReturned               State = "NOT_RETURNED"                // the RBPR period ended without return
-	Returned                  State = "RETURNED"                    // terminal
-	Closed372                 State = "CLOSED_37_2"                 // terminal: Art. 37(2) AMMR
+	New                       = state.New
+	ArrivedSAR                = state.ArrivedSAR
+	ArrivedIrregular          = state.ArrivedIrregular
+	AtBCP                     = state.AtBCP
+	FoundInTerritory          = state.FoundInTerritory
+	Screening                 = state.Screening
+	ReferredReturn            = state.ReferredReturn
+	ApplicationMade           = state.ApplicationMade
+	Registered                = state.Registered
+	SecurityResponsible       = state.SecurityResponsible
+	Determination             = state.Determination
+	TCRSent                   = state.TCRSent
+	TCRRejected               = state.TCRRejected
+	TBNSent                   = state.TBNSent
+	HumanitarianSent          = state.HumanitarianSent
+	TransferAgreed            = state.TransferAgreed
+	TransferDecisionNotified  = state.TransferDecisionNotified
+	TransferAppeal            = state.TransferAppeal
+	TransferAppealSuspended   = state.TransferAppealSuspended
+	TransferPending           = state.TransferPending
+	TransferredOut            = state.TransferredOut
+	RelocationIdentified      = state.RelocationIdentified
+	RelocationSecurityCleared = state.RelocationSecurityCleared
+	RelocationInfoSent        = state.RelocationInfoSent
+	RelocationConfirmed       = state.RelocationConfirmed
+	RelocationTransferDecided = state.RelocationTransferDecided
+	RelocationAppeal          = state.RelocationAppeal
+	RelocationAppealSuspended = state.RelocationAppealSuspended
+	RelocatedOut              = state.RelocatedOut
+	RelocationArrived         = state.RelocationArrived
+	RelocationNoShow          = state.RelocationNoShow
+	ResponsibleSelf           = state.ResponsibleSelf
+	BorderProcedure           = state.BorderProcedure
+	Admissibility             = state.Admissibility
+	Accelerated               = state.Accelerated
+	Normal                    = state.Normal
+	Rejected                  = state.Rejected
+	BorderRejected            = state.BorderRejected
+	AsylumAppeal              = state.AsylumAppeal
+	BorderAppeal              = state.BorderAppeal
+	Withdrawn                 = state.Withdrawn
+	BorderWithdrawn           = state.BorderWithdrawn
+	ProtectionGranted         = state.ProtectionGranted
+	ReturnProcedure           = state.ReturnProcedure
+	ReturnBorderProcedure     = state.ReturnBorderProcedure
+	NotReturned               = state.NotReturned
+	Returned                  = state.Returned
+	Closed372                 = state.Closed372
 )
 
-type stateInfo struct {
-	state    State
-	label    string
-	terminal bool
-}
-
-// stateInfos lists every state in flow order with its meaning (spec §8 "States").
-var stateInfos = []stateInfo{
-	{New, "New case, no event recorded", false},
-	{ArrivedSAR, "Disembarked after a search-and-rescue operation", false},
-	{ArrivedIrregular, "Apprehended after an irregular crossing of the external border", false},
-	{AtBCP, "Presented at a border crossing point without meeting the entry conditions", false},
-	{FoundInTerritory, "Found staying illegally within the territory", false},
-	{Screening, "Screening running (health, vulnerability, identity, security checks)", false},
-	{ReferredReturn, "No application made: referred to the return authorities", false},
-	{ApplicationMade, "Application for international protection made, not yet registered", false},
-	{Registered, "Application registered", false},
-	{SecurityResponsible, "Security threat found: this Member State is responsible, no relocation or transfer", false},
-	{Determination, "Responsibility determination (AMMR Part III) running", false},
-	{TCRSent, "Take charge request sent, awaiting the reply", false},
-	{TCRRejected, "Take charge request refused", false},
-	{TBNSent, "Take back notification sent, awaiting confirmation", false},
-	{HumanitarianSent, "Humanitarian-clause request sent, awaiting the reply", false},
-	{TransferAgreed, "Take charge accepted or take back confirmed (explicitly or tacitly)", false},
-	{TransferDecisionNotified, "Transfer decision notified, appeal window open", false},
-	{TransferAppeal, "Appeal against the transfer decision pending, transfer not suspended", false},
-	{TransferAppealSuspended, "Appeal against the transfer decision pending, transfer suspended", false},
-	{TransferPending, "Transfer to the responsible Member State to be carried out", false},
-	{TransferredOut, "Transferred to the responsible Member State", true},
-	{RelocationIdentified, "Identified as a candidate for relocation", false},
-	{RelocationSecurityCleared, "Relocation security check passed", false},
-	{RelocationInfoSent, "Information (including meaningful links) sent to the Member State of relocation", false},
-	{RelocationConfirmed, "Relocation confirmed by the Member State of relocation", false},
-	{RelocationTransferDecided, "Relocation transfer decision notified", false},
-	{RelocationAppeal, "Appeal against the relocation transfer decision pending, not suspended", false},
-	{RelocationAppealSuspended, "Appeal against the relocation transfer decision pending, transfer suspended", false},
-	{RelocatedOut, "Transferred to the Member State of relocation, arrival notice awaited", false},
-	{RelocationArrived, "Safe arrival in the Member State of relocation notified", true},
-	{RelocationNoShow, "Non-appearance in the Member State of relocation notified", true},
-	{ResponsibleSelf, "This Member State is responsible; examination to start", false},
-	{BorderProcedure, "Examination in the asylum border procedure", false},
-	{Admissibility, "Admissibility examination", false},
-	{Accelerated, "Accelerated examination", false},
-	{Normal, "Normal examination", false},
-	{Rejected, "Rejected at first instance; appeal window open", false},
-	{BorderRejected, "Rejected at first instance in the border procedure; appeal window open", false},
-	{AsylumAppeal, "Appeal against the asylum decision pending", false},
-	{BorderAppeal, "Appeal against a border-procedure decision pending", false},
-	{Withdrawn, "Application withdrawn", false},
-	{BorderWithdrawn, "Application withdrawn in the border procedure", false},
-	{ProtectionGranted, "International protection granted", true},
-	{ReturnProcedure, "Return procedure under the Return Directive", false},
-	{ReturnBorderProcedure, "Return border procedure", false},
-	{NotReturned, "Return border procedure over without return", false},
-	{Returned, "Returned", true},
-	{Closed372, "Responsibility ended 15 months after the final decision (Art. 37(2) AMMR)", true},
-}
-
-var stateIndex = func() map[State]int {
-	m := make(map[State]int, len(stateInfos))
-	for i, s := range stateInfos {
-		m[s.state] = i
-	}
-	return m
-}()
+// The relocation phases of package state.
+const (
+	NotRelocating = state.NotRelocating
+	Relocating    = state.Relocating
+	Relocated     = state.Relocated
+	Excluded      = state.Excluded
+)
 
 // States returns every state in the order of the flow.
-func States() []State {
-	out := make([]State, len(stateInfos))
-	for i, s := range stateInfos {
-		out[i] = s.state
-	}
-	return out
-}
-
-// Valid reports whether s is a known state.
-func (s State) Valid() bool { _, ok := stateIndex[s]; return ok }
-
-// Terminal reports whether no event can follow s.
-func (s State) Terminal() bool {
-	i, ok := stateIndex[s]
-	return ok && stateInfos[i].terminal
-}
-
-// Label returns what s means, for an officer.
-func (s State) Label() string {
-	if i, ok := stateIndex[s]; ok {
-		return stateInfos[i].label
-	}
-	return string(s)
-}
-
-// Event is a legal event that moves a case, or records a fact about it.
-type Event string
-
-// Events. The same event can be legal in several states (an appeal is lodged against
-// a transfer decision or against a rejection); the table says where it leads.
-const (
-	Disembarked            Event = "disembarked"
-	ApprehendedAtBorder    Event = "apprehended-at-border"
-	PresentedAtBCP         Event = "presented-at-border-crossing"
-	ApprehendedInTerritory Event = "apprehended-in-territory"
-	ScreeningStarted       Event = "screening-started"
-	NoApplication          Event = "screening-ended-no-application"
-	Applied                Event = "application-made"
-	Registration           Event = "registered"
-
-	BorderTrack         Event = "border-procedure-applied"
-	RegularTrack        Event = "regular-procedure-applied"
-	BorderStopped       Event = "border-procedure-stopped"
-	BorderStoppedAccel  Event = "border-procedure-stopped-accelerated"
-	BorderPeriodExpired Event = "border-period-expired"
-	SecurityThreat      Event = "security-threat"
-
-	CriteriaDesignateSelf    Event = "responsible-self"
-	ResponsibilityAssumed    Event = "responsibility-assumed"
-	EurodacHit               Event = "eurodac-hit"
-	TakeBackHit              Event = "take-back-hit"
-	TakeChargeRequestSent    Event = "take-charge-request-sent"
-	TakeChargeDeadlinePassed Event = "take-charge-deadline-passed"
-	TakeBackNotificationSent Event = "take-back-notification-sent"
-	HumanitarianRequestSent  Event = "humanitarian-request-sent"
-	RequestAccepted          Event = "request-accepted"
-	RequestRefused           Event = "request-refused"
-	TacitAcceptance          Event = "tacit-acceptance"
-	ReceiptConfirmed         Event = "receipt-confirmed"
-	TacitConfirmation        Event = "tacit-confirmation"
-	TakeBackContested        Event = "take-back-contested"
-
-	TransferDecision       Event = "transfer-decision-notified"
-	AppealLodged           Event = "appeal-lodged"
-	SuspensionGranted      Event = "suspension-granted"
-	AppealDismissed        Event = "appeal-dismissed"
-	AppealUpheld           Event = "appeal-upheld"
-	AppealWindowClosed     Event = "appeal-window-closed"
-	Transferred            Event = "transferred"
-	TransferDeadlinePassed Event = "transfer-deadline-passed"
-	Imprisoned             Event = "imprisoned"
-	TransferObstructed     Event = "transfer-obstructed"
-
-	RelocationCandidate    Event = "relocation-candidate"
-	RelocationCleared      Event = "relocation-security-cleared"
-	RelocationInfo         Event = "relocation-info-sent"
-	RelocationComplex      Event = "relocation-complex"
-	RelocationConfirmation Event = "relocation-confirmed"
-	RelocationRefused      Event = "relocation-refused"
-	RelocationAbandoned    Event = "relocation-abandoned"
-	ArrivalNotified        Event = "arrival-notified"
-	NoShow                 Event = "no-show"
-
-	Lodged               Event = "application-lodged"
-	ExamineBorder        Event = "examination-border"
-	ExamineAdmissibility Event = "examination-admissibility"
-	ExamineAccelerated   Event = "examination-accelerated"
-	ExamineNormal        Event = "examination-normal"
-	ExaminationExtended  Event = "examination-extended"
-	Granted              Event = "protection-granted"
-	Rejection            Event = "rejected"
-	Withdrawal           Event = "withdrawn"
-
-	ReturnDecision            Event = "return-decision"
-	ReturnBorderPeriodExpired Event = "return-border-period-expired"
-	ReturnCarriedOut          Event = "returned"
-	ResponsibilityCeased      Event = "responsibility-ceased"
-
-	Detained                 Event = "detained"
-	Released                 Event = "released"
-	Absconded                Event = "absconded"
-	EurodacRecorded          Event = "eurodac-recorded"
-	EurodacApplicantRecorded Event = "eurodac-applicant-recorded"
-)
-
-type eventInfo struct {
-	event   Event
-	label   string
-	article string // the provision that makes the event a legal event
-}
-
-// eventInfos lists every event with what it records and its main article. The article
-// of a particular transition (Table) may be more precise.
-var eventInfos = []eventInfo{
-	{Disembarked, "Disembarked after a search-and-rescue operation", "Art. 5(1)(b) SR"},
-	{ApprehendedAtBorder, "Apprehended in connection with an irregular crossing of the external border", "Art. 5(1)(a) SR"},
-	{PresentedAtBCP, "Presented at a border crossing point or transit zone without meeting the entry conditions", "Art. 5(2) SR"},
-	{ApprehendedInTerritory, "Apprehended within the territory, not controlled at the external border", "Art. 7 SR"},
-	{ScreeningStarted, "Screening started", "Art. 8 SR"},
-	{NoApplication, "Screening ended (or its time limit passed) without an application: referral to return", "Art. 18(1) SR"},
-	{Applied, "Application for international protection made", "Art. 18(2) SR"},
-	{Registration, "Application registered", "Art. 27 APR"},
-	{BorderTrack, "Border procedure applied (beside the responsibility determination)", "Art. 43 APR; Art. 45 APR; Art. 52(1) APR"},
-	{RegularTrack, "Regular procedure: no border procedure", "Art. 43 APR; Art. 45 APR; Art. 53 APR"},
-	{BorderStopped, "Border procedure stopped (special needs, medical reasons, detention guarantees...): entry authorised", "Art. 53(2) APR"},
-	{BorderStoppedAccel, "Border procedure stopped, accelerated examination on the territory", "Art. 53(2) APR"},
-	{BorderPeriodExpired, "Border procedure maximum period passed: entry authorised", "Art. 51(2) APR"},
-	{SecurityThreat, "Reasonable grounds to consider the person a threat to internal security", "Art. 16(4) AMMR; Art. 67(2) AMMR"},
-	{CriteriaDesignateSelf, "The criteria, or the default rule, designate this Member State", "Art. 16(2) AMMR; Art. 24 AMMR; Art. 25 AMMR; Art. 26 AMMR; Art. 27 AMMR; Art. 28 AMMR; Art. 29 AMMR; Art. 30 AMMR; Art. 31 AMMR; Art. 32 AMMR; Art. 33 AMMR"},
-	{ResponsibilityAssumed, "Discretionary clause, residence document issued, or transfer of an unaccompanied minor not in the best interests of the child", "Art. 35(1) AMMR; Art. 37(1) AMMR"},
-	{EurodacHit, "Eurodac hit on Art. 22 or Art. 24 data (irregular crossing, SAR) or a VIS hit received", "Art. 39(1) AMMR"},
-	{TakeBackHit, "Eurodac hit showing another Member State responsible (Art. 16(1) ED) received", "Art. 41(1) AMMR"},
-	{TakeChargeRequestSent, "Take charge request sent", "Art. 39(1) AMMR"},
-	{TakeChargeDeadlinePassed, "Take charge request time limit passed without a request", "Art. 39(1) AMMR"},
-	{TakeBackNotificationSent, "Take back notification sent", "Art. 41(1) AMMR"},
-	{HumanitarianRequestSent, "Request to take charge on humanitarian grounds sent", "Art. 35(2) AMMR"},
-	{RequestAccepted, "Request accepted", "Art. 40(1) AMMR"},
-	{RequestRefused, "Request refused", "Art. 40 AMMR"},
-	{TacitAcceptance, "No reply within the time limit: request accepted", "Art. 40 AMMR; Art. 45(2) AMMR"},
-	{ReceiptConfirmed, "Receipt of the take back notification confirmed", "Art. 41(3) AMMR"},
-	{TacitConfirmation, "No reply within two weeks: take back notification confirmed", "Art. 41(4) AMMR"},
-	{TakeBackContested, "Notified Member State shows cessation of responsibility or a wrong Eurodac indication", "Art. 41(3) AMMR"},
-	{TransferDecision, "Transfer decision taken and notified", "Art. 42 AMMR"},
-	{AppealLodged, "Appeal lodged", "Art. 43 AMMR; Art. 67 APR"},
-	{SuspensionGranted, "Transfer suspended pending the appeal", "Art. 43(3) AMMR"},
-	{AppealDismissed, "Appeal against the transfer decision dismissed (final)", "Art. 46(1) AMMR"},
-	{AppealUpheld, "Appeal against the transfer decision upheld", "Art. 16(3) AMMR; Art. 43(1) AMMR"},
-	{AppealWindowClosed, "Appeal window closed with no appeal", "Art. 43(2) AMMR"},
-	{Transferred, "Transfer carried out", "Art. 46 AMMR"},
-	{TransferDeadlinePassed, "Transfer time limit passed: the transferring Member State becomes responsible", "Art. 37(1) AMMR"},
-	{Imprisoned, "Person imprisoned: transfer time limit extended", "Art. 46(2) AMMR"},
-	{TransferObstructed, "Physical resistance, self-induced unfitness or refusal of medical requirements: transfer time limit extended", "Art. 46(2) AMMR"},
-	{RelocationCandidate, "Identified as a candidate for relocation", "Art. 67(3) AMMR"},
-	{RelocationCleared, "No reasonable grounds to consider the person a threat to internal security", "Art. 67(2) AMMR"},
-	{RelocationInfo, "Information, including meaningful links, sent to the Member State of relocation", "Art. 67 AMMR"},
-	{RelocationComplex, "Complex case: the Member State of relocation takes longer to confirm", "Art. 67 AMMR"},
-	{RelocationConfirmation, "Relocation confirmed by the Member State of relocation", "Art. 67 AMMR"},
-	{RelocationRefused, "The Member State of relocation does not confirm", "Art. 67 AMMR"},
-	{RelocationAbandoned, "Relocation procedure ended without transfer", "Art. 67 AMMR"},
-	{ArrivalNotified, "Safe arrival notified by the Member State of relocation", "Art. 68(1) AMMR"},
-	{NoShow, "Non-appearance notified by the Member State of relocation", "Art. 68(1) AMMR"},
-	{Lodged, "Application lodged", "Art. 28 APR"},
-	{ExamineBorder, "Examination in the border procedure", "Art. 43 APR; Art. 44 APR; Art. 45 APR"},
-	{ExamineAdmissibility, "Admissibility examination", "Art. 38 APR"},
-	{ExamineAccelerated, "Accelerated examination", "Art. 42 APR"},
-	{ExamineNormal, "Examination in the normal procedure", "Art. 35(4) APR"},
-	{ExaminationExtended, "Examination time limit extended (disproportionate numbers, complex issues, applicant's fault)", "Art. 35 APR"},
-	{Granted, "Refugee status or subsidiary protection granted", "Art. 35 APR"},
-	{Rejection, "Application rejected (inadmissible, unfounded or manifestly unfounded)", "Art. 35 APR"},
-	{Withdrawal, "Application withdrawn, explicitly or implicitly", "Art. 40 APR; Art. 41 APR"},
-	{ReturnDecision, "Rejection final (no appeal in time, or appeal dismissed): return decision", "Art. 4 RBPR; Art. 6 Return Directive"},
-	{ReturnBorderPeriodExpired, "Return border procedure maximum period passed without return", "Art. 4(2) RBPR"},
-	{ReturnCarriedOut, "Returned", "Art. 7 Return Directive; Art. 8 Return Directive"},
-	{ResponsibilityCeased, "Fifteen months since the final decision in the border procedure: obligations end", "Art. 37(2) AMMR"},
-	{Detained, "Detained", "Art. 45 AMMR"},
-	{Released, "Released from detention", "Art. 45 AMMR"},
-	{Absconded, "Absconded", "Art. 46(2) AMMR"},
-	{EurodacRecorded, "Biometrics transmitted to Eurodac (SAR or irregular crossing record)", "Art. 22(2) ED; Art. 24(2) ED"},
-	{EurodacApplicantRecorded, "Biometrics transmitted to Eurodac (applicant record)", "Art. 15(1) ED"},
-}
-
-var eventIndex = func() map[Event]int {
-	m := make(map[Event]int, len(eventInfos))
-	for i, e := range eventInfos {
-		m[e.event] = i
-	}
-	return m
-}()
-
-// Events returns every event in the order of the flow.
-func Events() []Event {
-	out := make([]Event, len(eventInfos))
-	for i, e := range eventInfos {
-		out[i] = e.event
-	}
-	return out
-}
-
-// Valid reports whether e is a known event.
-func (e Event) Valid() bool { _, ok := eventIndex[e]; return ok }
-
-// Label returns what e records, for an officer.
-func (e Event) Label() string {
-	if i, ok := eventIndex[e]; ok {
-		return eventInfos[i].label
-	}
-	return string(e)
-}
-
-// Article returns the main provision of e; a transition may cite a more precise one.
-func (e Event) Article() string {
-	if i, ok := eventIndex[e]; ok {
-		return eventInfos[i].article
-	}
-	return ""
-}
+func States() []State { return state.States() }

@@ -65,9 +65,9 @@ func join(sets ...[]State) []State {
 // every state but New, the terminal states and RelocatedOut.
 func present() []State {
 	var out []State
-	for _, s := range stateInfos {
-		if !s.terminal && s.state != New && s.state != RelocatedOut {
-			out = append(out, s.state)
+	for _, s := range States() {
+		if !s.Terminal() && s != New && s != RelocatedOut {
+			out = append(out, s)
 		}
 	}
 	return out
@@ -132,6 +132,7 @@ var rows = []row{
 	{of(Registered, Determination), RelocationCandidate, RelocationIdentified, "Art. 67(2)–(3) AMMR", "Identified by the benefitting Member State as a candidate for relocation"},
 	{of(ResponsibleSelf), RelocationCandidate, RelocationIdentified, "Art. 67(3) AMMR; Art. 68(3) AMMR", "Identified for relocation after this Member State was found responsible: responsibility will move to the Member State of relocation"},
 	{of(RelocationIdentified), RelocationCleared, RelocationSecurityCleared, "Art. 67(2) AMMR", "No reasonable grounds to consider the person a threat to internal security"},
+	{of(RelocationIdentified, RelocationSecurityCleared), RelocationAllocated, same, "Art. 60(2) AMMR; Art. 67 AMMR", "Allocated by the coordinator to a Member State of relocation with room in its pledge; re-allocated as long as the information is not sent"},
 	{relocationSteps, SecurityThreat, SecurityResponsible, "Art. 16(4) AMMR; Art. 67(2) AMMR", "Security threat found before or during relocation: procedure terminated, barred from any relocation or transfer"},
 	{relocationSteps, RelocationAbandoned, Determination, "Art. 67 AMMR", "Relocation ended without transfer: responsibility determination resumes here"},
 	{of(RelocationSecurityCleared), RelocationInfo, RelocationInfoSent, "Art. 67 AMMR", "Information, including meaningful links, sent to the Member State of relocation (paragraphs not read, R)"},
@@ -195,7 +196,23 @@ var (
 	allowed map[State][]Event // in table order
 )
 
-func init() {
+func init() { index() }
+
+// index builds the lookups from eventInfos and rows, and panics on tables that
+// contradict themselves: an event listed twice or with two flags of one group of
+// does, a rule with an unknown event or state, two rules for one state and event.
+func index() {
+	eventIndex = make(map[Event]int, len(eventInfos))
+	for i, e := range eventInfos {
+		if _, dup := eventIndex[e.event]; dup {
+			panic(fmt.Sprintf("cases: event %q listed twice", e.event))
+		}
+		if !e.does.one(actorFlags) || !e.does.one(familyFlags) || !e.does.one(responsibilityFlags) {
+			panic(fmt.Sprintf("cases: event %q has two flags of one group", e.event))
+		}
+		eventIndex[e.event] = i
+	}
+	table = nil
 	byKey = map[key]int{}
 	allowed = map[State][]Event{}
 	for _, r := range rows {

@@ -267,7 +267,7 @@ func TestDiciottiProposalInBrowser(t *testing.T) {
 	}
 	families := map[solidarity.FamilyID]bool{}
 	for _, r := range recs {
-		if r.State == string(cases.RelocationSecurityCleared) && r.Allocated == "" {
+		if r.State == cases.RelocationSecurityCleared && r.Allocated == "" {
 			families[r.Family] = true
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"solidarity"
+	"solidarity/cases"
 	"solidarity/internal/app"
 	"solidarity/internal/casesvc"
 	"solidarity/internal/keyring"
@@ -69,7 +70,7 @@ func seeded(t *testing.T, dsn string) (*ledgersvc.Service, *casesvc.Service) {
 	}
 	// Where the cases went: relocations drawn on every demo pledge, requests to
 	// the states the criteria designate, the security gate, examinations here.
-	for _, s := range []string{"RELOCATION_ARRIVED", "RELOCATED_OUT", "TCR_SENT", "TRANSFER_AGREED", "BORDER_PROCEDURE", "NORMAL"} {
+	for _, s := range []cases.State{"RELOCATION_ARRIVED", "RELOCATED_OUT", "TCR_SENT", "TRANSFER_AGREED", "BORDER_PROCEDURE", "NORMAL"} {
 		if counts[s] == 0 {
 			t.Errorf("no case in %s: %v", s, counts)
 		}

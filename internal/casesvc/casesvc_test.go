@@ -353,7 +353,7 @@ func TestFlowRules(t *testing.T) {
 		}
 		applied := false
 		for _, c := range cons {
-			if c.Case == single && c.Event == string(cases.TacitAcceptance) && c.Entry > 0 {
+			if c.Case == single && c.Event == cases.TacitAcceptance && c.Entry > 0 {
 				applied = true
 			}
 		}

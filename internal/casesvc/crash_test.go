@@ -172,7 +172,7 @@ loop:
 		t.Fatalf("round %d: chain after the crash: %+v %v", round, v, err)
 	}
 	// What the ledger says each case is, replayed in sequence order.
-	want := map[solidarity.CaseID]string{}
+	want := map[solidarity.CaseID]cases.State{}
 	seen := map[int64]bool{}
 	for e, err := range svc.Store.All(ctx) {
 		if err != nil {
@@ -185,7 +185,7 @@ loop:
 			json.Unmarshal(e.Payload, &p)
 			for _, f := range p.Families {
 				for _, c := range f.Cases {
-					want[c] = string(cases.ArrivedSAR)
+					want[c] = cases.ArrivedSAR
 				}
 			}
 		case solidarity.CaseEvent:

@@ -73,37 +73,6 @@ const (
 	maxNote = 2000  // characters of an officer's note
 )
 
-// familyEvents are the relocation steps: they move the whole family.
-var familyEvents = []cases.Event{cases.RelocationCandidate, cases.RelocationCleared, cases.RelocationInfo,
-	cases.RelocationComplex, cases.RelocationConfirmation, cases.RelocationRefused, cases.RelocationAbandoned,
-	cases.ArrivalNotified, cases.NoShow}
-
-// relocationStateEvents are acts of the Member State of relocation (Art. 67: it
-// confirms or not; Art. 68(1): it notifies arrival or non-appearance). All other
-// events are acts of the benefitting Member State where the case runs.
-var relocationStateEvents = []cases.Event{cases.RelocationConfirmation, cases.RelocationRefused,
-	cases.RelocationComplex, cases.ArrivalNotified, cases.NoShow}
-
-// ByStateOfRelocation reports whether ev is an act of the Member State of relocation
-// (its officers record it) rather than of the benefitting Member State.
-func ByStateOfRelocation(ev cases.Event) bool { return slices.Contains(relocationStateEvents, ev) }
-
-// SentToAnotherState reports whether ev sends the case to another Member State, which
-// EventRequest.Target names.
-func SentToAnotherState(ev cases.Event) bool { return slices.Contains(requestEvents, ev) }
-
-// requestEvents send the case to another Member State, named by Target.
-var requestEvents = []cases.Event{cases.TakeChargeRequestSent, cases.TakeBackNotificationSent, cases.HumanitarianRequestSent}
-
-func inRelocation(s cases.State) bool {
-	switch s {
-	case cases.RelocationIdentified, cases.RelocationSecurityCleared, cases.RelocationInfoSent, cases.RelocationConfirmed,
-		cases.RelocationTransferDecided, cases.RelocationAppeal, cases.RelocationAppealSuspended, cases.RelocatedOut:
-		return true
-	}
-	return false
-}
-
 // Apply records a legal event on a case (and on its family where the event moves
 // families): the transition table decides whether the event is allowed in the case's
 // state (ECONFLICT naming the allowed events if not), the event is dated, the case's
@@ -179,80 +148,142 @@ func (s *Service) replay(ctx context.Context, idemKey string, e *solidarity.Entr
 // applyEvent is apply without the late replay; stored reports whether the error came
 // from the store's append (which looked at the idempotency key).
 func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, consequence string, expect int64) (_ *Applied, stored bool, err error) {
+	sc, err := s.checkEvent(ctx, req, expect)
+	if err != nil {
+		return nil, false, err
+	}
+	group, err := s.movedCases(ctx, req, sc)
+	if err != nil {
+		return nil, false, err
+	}
+	steps, article, err := s.step(ctx, req, sc, group)
+	if err != nil {
+		return nil, false, err
+	}
+	e, check, err := s.eventEntry(ctx, req, sc, eventRecord{group: group, steps: steps, article: article, consequence: consequence})
+	if err != nil {
+		return nil, false, err
+	}
+	out, replayed, err := s.Store.AppendCase(ctx, idemKey, e, &solidarity.CaseWrite{Update: group}, check)
+	if err != nil {
+		return nil, true, err
+	}
+	if replayed {
+		rec, err := s.Store.Case(ctx, sc.r.ID)
+		if err != nil {
+			return nil, false, err
+		}
+		group = []*solidarity.CaseRecord{rec}
+	}
+	return &Applied{Entry: out, Cases: group, Replayed: replayed}, true, nil
+}
+
+// eventScope is a request read against the case it names.
+type eventScope struct {
+	r       *solidarity.CaseRecord
+	f       *Flow
+	party   solidarity.MemberState // whose act the event is: the benefitting state or the state of relocation
+	now, at time.Time              // the entry's time and the event's
+	family  bool                   // the event moves the whole family
+}
+
+// checkEvent reads the case req names and checks the request against it before any
+// case moves: the event, who may record it on this case, the other cases named, the
+// note, the date, the target and the allocation the event needs.
+func (s *Service) checkEvent(ctx context.Context, req EventRequest, expect int64) (*eventScope, error) {
 	if req.Event == "" {
-		return nil, false, invalid("event", "", "no event chosen: choose the legal event to record on case %s", req.Case)
+		return nil, invalid("event", "", "no event chosen: choose the legal event to record on case %s", req.Case)
 	}
 	if !req.Event.Valid() {
-		return nil, false, invalid("event", "", "unknown event %q", req.Event)
+		return nil, invalid("event", "", "unknown event %q", req.Event)
+	}
+	if req.Event.By() == cases.ByCoordinator {
+		// The allocation draws on a pledge: Assign checks the room.
+		return nil, invalid("event", req.Event.Article(), "event %s is the coordinator's: allocate the family instead", req.Event)
 	}
 	r, err := s.Store.Case(ctx, req.Case)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	f, err := decodeFlow(r)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if !mayOnCase(ctx, solidarity.ReadCases, r) {
-		return nil, false, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: fmt.Sprintf("no case %s", req.Case)}
+		return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: fmt.Sprintf("no case %s", req.Case)}
 	}
 	if expect != 0 && r.Version != expect {
-		return nil, false, conflict("", "case %s changed since its time limits were read", r.ID)
+		return nil, conflict("", "case %s changed since its time limits were read", r.ID)
 	}
-	party := r.Benefitting
-	if ByStateOfRelocation(req.Event) {
+	sc := &eventScope{r: r, f: f, party: r.Benefitting, family: req.Family || req.Event.MovesFamily(f.State)}
+	if req.Event.By() == cases.ByRelocation {
 		if r.Allocated == "" {
-			return nil, false, conflict("Art. 67 AMMR", "case %s is not allocated to a Member State of relocation: event %s is that state's act", r.ID, req.Event)
+			return nil, conflict("Art. 67 AMMR", "case %s is not allocated to a Member State of relocation: event %s is that state's act", r.ID, req.Event)
 		}
-		party = r.Allocated
+		sc.party = r.Allocated
 	}
-	if !solidarity.Can(user(ctx), solidarity.WriteCaseEvent, party) {
-		return nil, false, denied(solidarity.WriteCaseEvent, party)
+	if !solidarity.Can(user(ctx), solidarity.WriteCaseEvent, sc.party) {
+		return nil, denied(solidarity.WriteCaseEvent, sc.party)
 	}
 	if len(req.Also) > maxAlso {
-		return nil, false, invalid("also", "", "at most %d cases per event", maxAlso)
+		return nil, invalid("also", "", "at most %d cases per event", maxAlso)
 	}
-	familyMove := req.Family || slices.Contains(familyEvents, req.Event) ||
-		(req.Event == cases.Transferred || req.Event == cases.TransferDecision) && inRelocation(f.State)
-	if familyMove && len(req.Also) > 0 {
-		return nil, false, invalid("also", req.Event.Article(), "event %s moves whole families: name one case of each family in its own request", req.Event)
+	if sc.family && len(req.Also) > 0 {
+		return nil, invalid("also", req.Event.Article(), "event %s moves whole families: name one case of each family in its own request", req.Event)
 	}
 	if len(req.Note) > maxNote {
-		return nil, false, invalid("note", "", "a note is at most %d characters", maxNote)
+		return nil, invalid("note", "", "a note is at most %d characters", maxNote)
 	}
 	if p := arrival.TextProblem(req.Note); p != "" {
-		return nil, false, invalid("note", "", "the note is not valid UTF-8 text without control characters: %s", p)
+		return nil, invalid("note", "", "the note is not valid UTF-8 text without control characters: %s", p)
 	}
-	now := s.now()
+	sc.now = s.now()
+	if sc.at, err = eventTime(req, sc.now); err != nil {
+		return nil, err
+	}
+	if req.Event.SentToAnotherState() {
+		if !req.Target.Valid() || req.Target == r.Benefitting {
+			return nil, invalid("target", req.Event.Article(), "event %s needs the Member State it is sent to (not %q)", req.Event, req.Target)
+		}
+	} else if req.Target != "" {
+		return nil, invalid("target", req.Event.Article(), "event %s is not sent to another Member State", req.Event)
+	}
+	if req.Event.NeedsAllocation() && r.Allocated == "" {
+		return nil, conflict("Art. 67 AMMR", "case %s is not allocated to a Member State of relocation yet: the coordinator allocates the family first", r.ID)
+	}
+	return sc, nil
+}
+
+// eventTime is when the event of req happened, normalised as the ledger keeps times:
+// now if the request leaves it zero, and not in the future beyond the clock skew
+// arrival.TimeProblem allows (within it, now).
+func eventTime(req EventRequest, now time.Time) (time.Time, error) {
 	at := req.At
 	if at.IsZero() {
 		at = now // a caller's "now"; a time read from outside is never zero (ParseAt)
 	}
 	at = ledger.Normalize(at)
 	if p := arrival.TimeProblem(at, now); p != "" {
-		return nil, false, invalid("at", req.Event.Article(), "event %s: at %s", req.Event, p)
+		return time.Time{}, invalid("at", req.Event.Article(), "event %s: at %s", req.Event, p)
 	}
 	if at.After(now) {
 		at = now // within the clock skew allowed: recorded as now
 	}
-	if slices.Contains(requestEvents, req.Event) {
-		if !req.Target.Valid() || req.Target == r.Benefitting {
-			return nil, false, invalid("target", req.Event.Article(), "event %s needs the Member State it is sent to (not %q)", req.Event, req.Target)
-		}
-	} else if req.Target != "" {
-		return nil, false, invalid("target", req.Event.Article(), "event %s is not sent to another Member State", req.Event)
-	}
-	if req.Event == cases.RelocationInfo && r.Allocated == "" {
-		return nil, false, conflict("Art. 67 AMMR", "case %s is not allocated to a Member State of relocation yet: the coordinator allocates the family first", r.ID)
-	}
+	return at, nil
+}
 
-	// The cases to move: this one, and its family where the event moves families.
+// movedCases returns the cases the event moves, the named case first: its family
+// where the event moves families, and the other cases the request names, which must
+// be handled by the same Member States.
+func (s *Service) movedCases(ctx context.Context, req EventRequest, sc *eventScope) ([]*solidarity.CaseRecord, error) {
+	r := sc.r
 	group := []*solidarity.CaseRecord{r}
-	if familyMove {
+	if sc.family {
+		var err error
 		if group, err = s.familyFor(ctx, r, func(c *solidarity.CaseRecord) bool {
-			return cases.Can(cases.State(c.State), req.Event)
+			return cases.Can(c.State, req.Event)
 		}, "event "+string(req.Event)+" is not allowed in its state"); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 	}
 	for _, id := range req.Also {
@@ -261,129 +292,138 @@ func (s *Service) applyEvent(ctx context.Context, req EventRequest, idemKey, con
 		}
 		c, err := s.Store.Case(ctx, id)
 		if err != nil || !mayOnCase(ctx, solidarity.ReadCases, c) {
-			return nil, false, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "also", Message: fmt.Sprintf("no case %s", id)}
+			return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "also", Message: fmt.Sprintf("no case %s", id)}
 		}
 		if c.Benefitting != r.Benefitting || c.Allocated != r.Allocated {
-			return nil, false, invalid("also", "", "case %s is not handled by the same Member States as case %s", id, r.ID)
+			return nil, invalid("also", "", "case %s is not handled by the same Member States as case %s", id, r.ID)
 		}
 		group = append(group, c)
 	}
-	transfer := req.Event == cases.Transferred && f.State == cases.RelocationTransferDecided
+	return group, nil
+}
 
+// step applies the event to every case of group through the transition table, with
+// what it changes besides the state (follow) and the officer's note on the named case,
+// and returns each case's step and the article of the transition.
+func (s *Service) step(ctx context.Context, req EventRequest, sc *eventScope, group []*solidarity.CaseRecord) ([]solidarity.CaseStep, string, error) {
 	steps := make([]solidarity.CaseStep, 0, len(group))
 	article := ""
 	for _, c := range group {
 		cf, err := decodeFlow(c)
 		if err != nil {
-			return nil, false, err
+			return nil, "", err
 		}
-		next, t, err := cases.Apply(cf.Case, req.Event, at)
+		next, t, err := cases.Apply(cf.Case, req.Event, sc.at)
 		if err != nil {
-			if e, ok := err.(*solidarity.Error); ok && c.ID != r.ID {
+			if e, ok := err.(*solidarity.Error); ok && c.ID != sc.r.ID {
 				e.Message = fmt.Sprintf("family member %s: %s", c.ID, e.Message)
 			}
-			return nil, false, err
+			return nil, "", err
 		}
 		article = t.Article
 		cf.Case = next
 		s.follow(c, cf, req)
-		if req.Note != "" && c.ID == r.ID {
-			if err := s.addNote(ctx, c, at, req.Event, req.Note); err != nil {
-				return nil, false, err
+		if req.Note != "" && c.ID == sc.r.ID {
+			if err := s.addNote(ctx, c, sc.at, req.Event, req.Note); err != nil {
+				return nil, "", err
 			}
 		}
 		if err := s.setFlow(c, cf); err != nil {
-			return nil, false, err
+			return nil, "", err
 		}
-		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: string(t.From), To: string(t.To)})
+		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: t.From, To: t.To})
 	}
+	return steps, article, nil
+}
+
+// eventRecord is what the ledger entry of an event records: the cases moved, their
+// steps, the transition's article and the system's note on a missed time limit.
+type eventRecord struct {
+	group       []*solidarity.CaseRecord
+	steps       []solidarity.CaseStep
+	article     string
+	consequence string
+}
+
+// eventEntry returns the ledger entry of the event, as the request (for the
+// idempotency fingerprint), and the check that makes it the transition recorded in
+// the appending transaction: a case.event entry, or the relocation.delivered entry
+// of a transfer to the Member State of relocation.
+func (s *Service) eventEntry(ctx context.Context, req EventRequest, sc *eventScope, rec eventRecord) (*solidarity.Entry, func(solidarity.View) error, error) {
+	r := sc.r
 	target := req.Target
 	if target == "" {
 		target = r.Allocated
 	}
-	// Officers' notes may hold personal data: they go into the sealed record (above),
+	// Officers' notes may hold personal data: they go into the sealed record (step),
 	// never into the ledger, which keeps only the system's note on a missed limit.
-	ev := solidarity.CaseEventPayload{Event: string(req.Event), Article: article, At: at, Family: r.Family,
-		Steps: steps, Target: target, Note: consequence}
-	// The entry starts as the request (for the idempotency fingerprint); the check
-	// makes it the transition recorded.
+	ev := solidarity.CaseEventPayload{Event: string(req.Event), Article: rec.article, At: sc.at, Family: r.Family,
+		Steps: rec.steps, Target: target, Note: rec.consequence}
 	e := requestEntry(ctx, "event", r, req)
-	e.At = now
+	e.At = sc.now
 	// The entry is about the state whose act it is: the state of relocation's own acts
 	// show in its officers' ledger view.
-	cycle, err := s.caseCycle(ctx, r, at)
+	cycle, err := s.caseCycle(ctx, r, sc.at)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
-	final := solidarity.Entry{Cycle: cycle, Type: solidarity.CaseEvent, State: party, LegalBasis: article}
-	var fill func(solidarity.View) error
-	if transfer {
-		// The transfer is the delivery: counted for the state of relocation in the
-		// cycle of the year it happened (a demonstration's in its own cycle).
-		m, n := r.Allocated, int64(len(group))
-		d := solidarity.DeliveryPayload{Relocations: n, Reference: "relocation transfer of family " + string(r.Family), Transfer: &ev}
-		final.Type, final.State = solidarity.RelocationDelivered, m
-		final.LegalBasis = article + "; Art. 67 AMMR; Art. 68 AMMR"
-		fill = func(v solidarity.View) error {
-			pledged, delivered, err := s.Ledger.RelocationRoom(ctx, v, final.Cycle, m)
-			if err != nil {
-				return err
-			}
-			// A transfer that happened is recorded whatever the pledge says; beyond the
-			// pledge it is flagged, as an officer's delivery would have to be.
-			d.OverDelivery = delivered+n > pledged
-			final.Payload, err = ledger.Payload(d)
-			return err
-		}
+	final := solidarity.Entry{Cycle: cycle, Type: solidarity.CaseEvent, State: sc.party, LegalBasis: rec.article}
+	fill := func(solidarity.View) error { return nil }
+	// The transfer to the Member State of relocation (the step out of the relocation
+	// steps into Relocated) is the delivery counted against its pledge.
+	if rule, _ := cases.Lookup(sc.f.State, req.Event); rule.From.Relocation() == cases.Relocating && rule.To.Relocation() == cases.Relocated {
+		fill = s.delivery(ctx, &final, &ev, r, int64(len(rec.group)))
 	} else if final.Payload, err = ledger.Payload(ev); err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	check := func(v solidarity.View) error {
-		if fill != nil {
-			if err := fill(v); err != nil {
-				return err
-			}
+		if err := fill(v); err != nil {
+			return err
 		}
 		e.Cycle, e.Type, e.State, e.LegalBasis, e.Payload = final.Cycle, final.Type, final.State, final.LegalBasis, final.Payload
 		return nil
 	}
-	out, replayed, err := s.Store.AppendCase(ctx, idemKey, e, &solidarity.CaseWrite{Update: group}, check)
-	if err != nil {
-		return nil, true, err
-	}
-	if replayed {
-		group = group[:0]
-		rec, err := s.Store.Case(ctx, r.ID)
-		if err != nil {
-			return nil, false, err
-		}
-		group = append(group, rec)
-	}
-	return &Applied{Entry: out, Cases: group, Replayed: replayed}, true, nil
+	return e, check, nil
 }
 
-// follow updates what the event changes besides the state: the requested and the
-// responsible Member State, the allocation.
+// delivery makes final the relocation.delivered entry of the transfer ev of n
+// members of r's family to their Member State of relocation, counted in the cycle of
+// the year it happened (a demonstration's in its own cycle); the function returned
+// fills in its payload in the appending transaction, flagged as an over-delivery
+// when the pledge is exhausted.
+func (s *Service) delivery(ctx context.Context, final *solidarity.Entry, ev *solidarity.CaseEventPayload, r *solidarity.CaseRecord, n int64) func(solidarity.View) error {
+	m := r.Allocated
+	d := solidarity.DeliveryPayload{Relocations: n, Reference: "relocation transfer of family " + string(r.Family), Transfer: ev}
+	final.Type, final.State = solidarity.RelocationDelivered, m
+	final.LegalBasis += "; Art. 67 AMMR; Art. 68 AMMR"
+	return func(v solidarity.View) error {
+		pledged, delivered, err := s.Ledger.RelocationRoom(ctx, v, final.Cycle, m)
+		if err != nil {
+			return err
+		}
+		// A transfer that happened is recorded whatever the pledge says; beyond the
+		// pledge it is flagged, as an officer's delivery would have to be.
+		d.OverDelivery = delivered+n > pledged
+		final.Payload, err = ledger.Payload(d)
+		return err
+	}
+}
+
+// follow updates what the event changes besides the state (the event's columns in
+// the table of events): the requested and the responsible Member State, the
+// allocation.
 func (s *Service) follow(c *solidarity.CaseRecord, f *Flow, req EventRequest) {
-	switch req.Event {
-	case cases.TakeChargeRequestSent, cases.TakeBackNotificationSent, cases.HumanitarianRequestSent:
+	if req.Event.SentToAnotherState() {
 		f.Requested = req.Target
-	case cases.RequestAccepted, cases.TacitAcceptance, cases.ReceiptConfirmed, cases.TacitConfirmation:
-		// Arts. 40, 41(4), 45(2) AMMR: the requested state is responsible.
+	}
+	switch req.Event.Responsible() {
+	case cases.RequestedResponsible:
 		c.Responsible = f.Requested
-	case cases.CriteriaDesignateSelf, cases.ResponsibilityAssumed, cases.SecurityThreat:
-		// Part III designates this state, it assumes responsibility (Art. 35), or the
-		// security gate makes it responsible (Art. 16(4)).
+	case cases.BenefittingResponsible:
 		c.Responsible = c.Benefitting
-	case cases.TakeChargeDeadlinePassed, cases.TransferDeadlinePassed:
-		// Art. 39(1): a request not made in time leaves responsibility with the
-		// determining state; Art. 37(1): a transfer not carried out in time shifts
-		// it to the requesting state.
-		c.Responsible = c.Benefitting
-	case cases.ArrivalNotified:
-		// Art. 68(3): a benefitting state found responsible (here, by the criteria)
-		// hands responsibility to the state of relocation. Art. 68(2): where none was
-		// determined, the state of relocation determines it, so it stays open here.
+	case cases.RelocationResponsible:
+		// Art. 68(2): where none was determined, the state of relocation determines
+		// it, so it stays open here.
 		if c.Responsible == c.Benefitting {
 			c.Responsible = c.Allocated
 		}
@@ -391,7 +431,7 @@ func (s *Service) follow(c *solidarity.CaseRecord, f *Flow, req EventRequest) {
 	// Leaving the relocation steps other than by transfer (refusal, abandonment, an
 	// upheld appeal, a security threat: Art. 67(2)) ends the allocation: the state of
 	// relocation no longer sees the person nor holds a place for them.
-	if st := f.State; !inRelocation(st) && st != cases.RelocationArrived && st != cases.RelocationNoShow {
+	if !f.State.Relocation().InRelocation() {
 		c.Allocated = ""
 	}
 	if req.Determination != nil {
@@ -414,7 +454,7 @@ func (s *Service) familyFor(ctx context.Context, r *solidarity.CaseRecord, ok fu
 	for _, c := range all {
 		switch {
 		case c.ID == r.ID:
-		case c.State == string(cases.SecurityResponsible):
+		case c.State.Relocation() == cases.Excluded:
 		case c.Allocated == r.Allocated && ok(c):
 			out = append(out, c)
 		default:
@@ -467,11 +507,8 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 	if m == r.Benefitting {
 		return nil, false, invalid("state", "Art. 67 AMMR", "%s is the benefitting Member State of case %s", m, id)
 	}
-	const article = "Art. 60(2) AMMR; Art. 67 AMMR"
-	candidate := func(c *solidarity.CaseRecord) bool {
-		st := cases.State(c.State)
-		return st == cases.RelocationIdentified || st == cases.RelocationSecurityCleared
-	}
+	article := cases.RelocationAllocated.Article()
+	candidate := func(c *solidarity.CaseRecord) bool { return cases.Can(c.State, cases.RelocationAllocated) }
 	if !candidate(r) {
 		return nil, false, conflict(article, "case %s is %s: only relocation candidates not yet sent to a Member State of relocation can be allocated", r.ID, r.State)
 	}
@@ -482,7 +519,8 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 	steps := make([]solidarity.CaseStep, 0, len(group))
 	for _, c := range group {
 		c.Allocated = m
-		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: c.State, To: c.State})
+		rule, _ := cases.Lookup(c.State, cases.RelocationAllocated)
+		steps = append(steps, solidarity.CaseStep{Case: c.ID, From: rule.From, To: rule.To})
 	}
 	now := s.now()
 	arr, err := s.Store.Arrival(ctx, r.Arrival)
@@ -491,7 +529,7 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 	}
 	year := entryCycle(arr, now) // the pledges of the current cycle (a demonstration's own)
 	n := int64(len(group))
-	ev := solidarity.CaseEventPayload{Event: "relocation-allocated", Article: article, At: now, Family: r.Family,
+	ev := solidarity.CaseEventPayload{Event: string(cases.RelocationAllocated), Article: article, At: now, Family: r.Family,
 		Steps: steps, Target: m}
 	b, err := ledger.Payload(ev)
 	if err != nil {
@@ -508,7 +546,7 @@ func (s *Service) assign(ctx context.Context, id solidarity.CaseID, m solidarity
 		}
 		// Read in this transaction: a concurrent allocation to m is either counted
 		// here or sees this one.
-		inflight, err := v.Allocated(ctx, m, arr.Cycle, r.Family, string(cases.RelocatedOut))
+		inflight, err := v.Allocated(ctx, m, arr.Cycle, r.Family, cases.Relocated.States()...)
 		if err != nil {
 			return err
 		}

@@ -173,8 +173,7 @@ func (c *candidate) minor() bool {
 
 // isCandidate reports whether a case may be allocated (Assign's rule).
 func isCandidate(r *solidarity.CaseRecord) bool {
-	st := cases.State(r.State)
-	return (st == cases.RelocationIdentified || st == cases.RelocationSecurityCleared) && r.Allocated == ""
+	return cases.Can(r.State, cases.RelocationAllocated) && r.Allocated == ""
 }
 
 // candidates returns the families of relocation candidates not yet allocated: every
@@ -197,7 +196,7 @@ func (s *Service) candidates(ctx context.Context, year int) ([]*candidate, error
 		}
 		for _, r := range rs {
 			switch {
-			case r.State == string(cases.SecurityResponsible):
+			case r.State.Relocation() == cases.Excluded:
 			case isCandidate(r):
 				in, ok := inCycle[r.Arrival]
 				if !ok {
@@ -321,7 +320,7 @@ func (s *Service) build(ctx context.Context, year int) (*matching, error) {
 		pr: &match.Problem{Dimensions: []string{"persons"}, Weights: new(DefaultMatchWeights), Families: []match.FamilyEntry{},
 			Places: []match.PlaceEntry{}, Pairs: []match.Pair{}}}
 	for _, p := range pledges {
-		inflight, err := s.Store.Allocated(ctx, p.State, arrivalCycle(year), "", string(cases.RelocatedOut))
+		inflight, err := s.Store.Allocated(ctx, p.State, arrivalCycle(year), "", cases.Relocated.States()...)
 		if err != nil {
 			return nil, err
 		}
@@ -636,10 +635,7 @@ func (s *Service) acceptOne(ctx context.Context, p Placement, idemKey string) (*
 	if err != nil {
 		return nil, err
 	}
-	i := slices.IndexFunc(rs, func(r *solidarity.CaseRecord) bool {
-		st := cases.State(r.State)
-		return st == cases.RelocationIdentified || st == cases.RelocationSecurityCleared
-	})
+	i := slices.IndexFunc(rs, func(r *solidarity.CaseRecord) bool { return cases.Can(r.State, cases.RelocationAllocated) })
 	if i < 0 {
 		return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: fmt.Sprintf("family %s has no relocation candidate", fam)}
 	}

@@ -44,7 +44,7 @@ func (s *Service) Cases(ctx context.Context, f solidarity.CaseFilter) ([]*solida
 }
 
 // CaseCounts counts cases by state under the same scope as Cases.
-func (s *Service) CaseCounts(ctx context.Context, f solidarity.CaseFilter) (map[string]int, error) {
+func (s *Service) CaseCounts(ctx context.Context, f solidarity.CaseFilter) (map[cases.State]int, error) {
 	if err := s.scopeFilter(ctx, &f); err != nil {
 		return nil, err
 	}

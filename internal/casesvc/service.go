@@ -11,6 +11,19 @@
 // recorded in the access log. Every change is a ledger entry written in the same
 // transaction as the change (solidarity.CaseStore.AppendCase); ledger entries carry
 // pseudonymous case IDs and counts, never a person.
+//
+// What a legal event does (whose act, which cases, the target, who is responsible
+// after it) is read from the table of events of package cases; this package applies
+// it and adds only what needs the store: visibility, the family, the ledger entry.
+//
+// Files: service.go the Service, the flow it keeps in clear and the sealed person;
+// register.go registering a disembarkation (Register); event.go recording a legal
+// event (Apply) and allocating a family to a Member State of relocation (Assign);
+// missed.go the consequences of missed time limits (PreviewMissed, ApplyMissed,
+// ApplyConfirmed); retention.go erasing personal records after the retention period
+// and re-sealing them under a new key (Erase, Reseal); read.go the reads (cases, a
+// case, a person, a determination, the deadline view, the access log); matching.go
+// the matching engine's proposals and their acceptance (Proposal, Accept).
 package casesvc
 
 import (
@@ -118,7 +131,7 @@ func (s *Service) setFlow(r *solidarity.CaseRecord, f *Flow) error {
 	if err != nil {
 		return err
 	}
-	r.Flow, r.State = b, string(f.State)
+	r.Flow, r.State = b, f.State
 	r.NextDue, r.NextConsequence = time.Time{}, time.Time{}
 	dues := deadline.Compute(f.Case, s.Limits)
 	if next, ok := nextDue(dues); ok {

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"solidarity"
+	"solidarity/cases/state"
 	"solidarity/internal/groupcommit"
 	"solidarity/ledger"
 )
@@ -419,7 +420,7 @@ func (v *txView) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, er
 	return ts, err
 }
 
-func (v *txView) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+func (v *txView) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...state.State) (int64, error) {
 	if err := v.start(ctx); err != nil {
 		return 0, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"solidarity"
+	"solidarity/cases/state"
 )
 
 var _ solidarity.CaseStore = (*Store)(nil)
@@ -353,21 +354,21 @@ func (s *Store) Cases(ctx context.Context, f solidarity.CaseFilter) ([]*solidari
 }
 
 // CaseCounts implements solidarity.CaseStore.
-func (s *Store) CaseCounts(ctx context.Context, f solidarity.CaseFilter) (map[string]int, error) {
+func (s *Store) CaseCounts(ctx context.Context, f solidarity.CaseFilter) (map[state.State]int, error) {
 	q := caseQuery(f)
 	rows, err := s.pool.Query(ctx, `SELECT state, count(*) FROM cases`+q.clause()+` GROUP BY state`, q.args...)
 	if err != nil {
 		return nil, internal("case counts", err)
 	}
 	defer rows.Close()
-	out := map[string]int{}
+	out := map[state.State]int{}
 	for rows.Next() {
-		var state string
+		var st string
 		var n int64
-		if err := rows.Scan(&state, &n); err != nil {
+		if err := rows.Scan(&st, &n); err != nil {
 			return nil, internal("case counts", err)
 		}
-		out[state] = int(n)
+		out[state.State(st)] = int(n)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, internal("case counts", err)

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"solidarity"
+	"solidarity/cases/state"
 	"solidarity/ledger"
 )
 
@@ -247,7 +248,7 @@ type batcher interface {
 }
 
 // Allocated implements solidarity.View on the committed state.
-func (s *Store) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+func (s *Store) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...state.State) (int64, error) {
 	return view{s.pool}.Allocated(ctx, m, arrivalCycle, exceptFamily, exceptStates...)
 }
 
@@ -255,14 +256,15 @@ func (s *Store) Allocated(ctx context.Context, m solidarity.MemberState, arrival
 type view struct{ q batcher }
 
 // Allocated counts over cases_allocated (allocated): one state's cases.
-func (v view) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
-	if exceptStates == nil {
-		exceptStates = []string{}
+func (v view) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...state.State) (int64, error) {
+	except := make([]string, len(exceptStates))
+	for i, st := range exceptStates {
+		except[i] = string(st)
 	}
 	b := &pgx.Batch{}
 	b.Queue(`SELECT count(*) FROM cases WHERE allocated = $1 AND closed IS NULL AND family <> $2 AND NOT (state = ANY($3))
 		AND arrival IN (SELECT id FROM arrivals WHERE cycle = $4)`,
-		string(m), string(exceptFamily), exceptStates, arrivalCycle)
+		string(m), string(exceptFamily), except, arrivalCycle)
 	br := v.q.SendBatch(ctx, b)
 	defer br.Close()
 	var n int64

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/cases/state"
 )
 
 var _ solidarity.CaseStore = (*Store)(nil)
@@ -277,21 +278,21 @@ func (s *Store) Cases(ctx context.Context, f solidarity.CaseFilter) ([]*solidari
 }
 
 // CaseCounts implements solidarity.CaseStore.
-func (s *Store) CaseCounts(ctx context.Context, f solidarity.CaseFilter) (map[string]int, error) {
+func (s *Store) CaseCounts(ctx context.Context, f solidarity.CaseFilter) (map[state.State]int, error) {
 	where, args := caseWhere(f)
 	rows, err := s.read.QueryContext(ctx, `SELECT state, count(*) FROM cases`+whereClause(where)+` GROUP BY state`, args...)
 	if err != nil {
 		return nil, internal("case counts", err)
 	}
 	defer rows.Close()
-	out := map[string]int{}
+	out := map[state.State]int{}
 	for rows.Next() {
-		var state string
+		var st string
 		var n int
-		if err := rows.Scan(&state, &n); err != nil {
+		if err := rows.Scan(&st, &n); err != nil {
 			return nil, internal("case counts", err)
 		}
-		out[state] = n
+		out[state.State(st)] = n
 	}
 	if err := rows.Err(); err != nil {
 		return nil, internal("case counts", err)

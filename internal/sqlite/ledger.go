@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/cases/state"
 	"solidarity/internal/groupcommit"
 	"solidarity/ledger"
 )
@@ -361,7 +362,7 @@ func (v txView) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, err
 	return view{v.tx}.Totals(v.ctx, cycle)
 }
 
-func (v txView) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+func (v txView) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...state.State) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -433,7 +434,7 @@ func (s *Store) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, err
 }
 
 // Allocated implements solidarity.View on the committed state.
-func (s *Store) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+func (s *Store) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...state.State) (int64, error) {
 	return view{s.read}.Allocated(ctx, m, arrivalCycle, exceptFamily, exceptStates...)
 }
 
@@ -441,14 +442,14 @@ func (s *Store) Allocated(ctx context.Context, m solidarity.MemberState, arrival
 type view struct{ q queryer }
 
 // Allocated reads cases_allocated (allocated, ...): a count over one state's cases.
-func (v view) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...string) (int64, error) {
+func (v view) Allocated(ctx context.Context, m solidarity.MemberState, arrivalCycle int, exceptFamily solidarity.FamilyID, exceptStates ...state.State) (int64, error) {
 	query := `SELECT count(*) FROM cases WHERE allocated = ? AND closed IS NULL AND family <> ?
 		AND arrival IN (SELECT id FROM arrivals WHERE cycle = ?)`
 	args := []any{string(m), string(exceptFamily), arrivalCycle}
 	if len(exceptStates) > 0 {
 		query += ` AND state NOT IN (?` + strings.Repeat(", ?", len(exceptStates)-1) + `)`
 		for _, st := range exceptStates {
-			args = append(args, st)
+			args = append(args, string(st))
 		}
 	}
 	var n int64

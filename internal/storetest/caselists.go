@@ -8,15 +8,16 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/cases/state"
 )
 
 // filterFixture registers two arrivals of six cases between them, as testCaseFilters
 // describes them, and returns the cases as stored.
 func filterFixture(t *testing.T, s CaseStore) map[string]*solidarity.CaseRecord {
 	a1, a2 := newArrival("A1", "IT", 1), newArrival("A2", "ES", 2)
-	mk := func(id string, a *solidarity.Arrival, fam string, allocated solidarity.MemberState, state string, due, closed, erased time.Time) *solidarity.CaseRecord {
+	mk := func(id string, a *solidarity.Arrival, fam string, allocated solidarity.MemberState, st state.State, due, closed, erased time.Time) *solidarity.CaseRecord {
 		c := newCase(id, a, fam, len(id))
-		c.Allocated, c.State, c.NextDue, c.Closed, c.Erased = allocated, state, due, closed, erased
+		c.Allocated, c.State, c.NextDue, c.Closed, c.Erased = allocated, st, due, closed, erased
 		return c
 	}
 	var zero time.Time
@@ -231,6 +232,34 @@ func testCaseCounts(t *testing.T, s CaseStore) {
 		}
 		if fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("CaseCounts(%s) = %v, want %v", describe(c.f), got, c.want)
+		}
+	}
+}
+
+// testCaseAllocated checks View.Allocated on the fixture of testCaseFilters: the open
+// cases allocated to a state whose arrival counts in the cycle, less a family and a
+// list of states (the places a state's relocation pledge has given to the case flow).
+func testCaseAllocated(t *testing.T, s CaseStore) {
+	ctx := context.Background()
+	filterFixture(t, s)
+	for _, c := range []struct {
+		m      solidarity.MemberState
+		cycle  int
+		family solidarity.FamilyID
+		except []state.State
+		want   int64
+	}{
+		{"DE", 0, "", nil, 1},                                 // c02; c04 is closed
+		{"DE", 0, "f1", nil, 0},                               // c02's family left out
+		{"DE", 0, "", []state.State{"relocation_pending"}, 0}, // c02's state left out
+		{"DE", 0, "", []state.State{"registered", "closed_transferred"}, 1},
+		{"DE", 2027, "", nil, 0}, // no arrival counts in that cycle
+		{"IT", 0, "", nil, 1},    // c06
+		{"FR", 0, "", nil, 0},    // c03 is closed
+	} {
+		got, err := s.Allocated(ctx, c.m, c.cycle, c.family, c.except...)
+		if err != nil || got != c.want {
+			t.Errorf("Allocated(%s, %d, %q, %v) = %d, %v; want %d", c.m, c.cycle, c.family, c.except, got, err, c.want)
 		}
 	}
 }

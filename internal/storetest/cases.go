@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/cases/state"
 )
 
 // CaseStore is a store that keeps the case flow beside the ledger, in one database:
@@ -40,6 +41,7 @@ func Cases(t *testing.T, open func(t *testing.T) CaseStore) {
 		{"Filters", testCaseFilters},
 		{"Paging", testCasePaging},
 		{"Counts", testCaseCounts},
+		{"Allocated", testCaseAllocated},
 		{"Arrivals", testArrivals},
 		{"AccessLog", testAccessLog},
 		{"ConcurrentUpdate", testCaseConcurrentUpdate},
@@ -102,7 +104,7 @@ func arrivalEntry(t testing.TB, a *solidarity.Arrival, cases ...*solidarity.Case
 }
 
 // eventEntry is a case event moving cases to the state "to".
-func eventEntry(t testing.TB, event, to string, cases ...*solidarity.CaseRecord) *solidarity.Entry {
+func eventEntry(t testing.TB, event string, to state.State, cases ...*solidarity.CaseRecord) *solidarity.Entry {
 	p := solidarity.CaseEventPayload{Event: event, Article: "Art. 39 AMMR", At: day(1)}
 	var state solidarity.MemberState
 	for _, c := range cases {
@@ -669,7 +671,7 @@ func updateRace(t *testing.T, s CaseStore, id solidarity.CaseID, n int, start fu
 	var wg sync.WaitGroup
 	for i := range n {
 		rec := clone(read)
-		rec.State = fmt.Sprintf("state-%d-%d", read.Version, i)
+		rec.State = state.State(fmt.Sprintf("state-%d-%d", read.Version, i))
 		rec.NextDue = day(100 + i)
 		recs[i] = rec
 		wg.Go(func() {

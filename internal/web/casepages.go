@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -153,10 +152,10 @@ type countRow struct {
 }
 
 // countRows orders counts by the flow.
-func countRows(counts map[string]int) []countRow {
+func countRows(counts map[cases.State]int) []countRow {
 	var out []countRow
 	for _, st := range cases.States() {
-		if n := counts[string(st)]; n > 0 {
+		if n := counts[st]; n > 0 {
 			out = append(out, countRow{State: st, Label: st.Label(), N: n})
 		}
 	}
@@ -195,10 +194,6 @@ type arrivalPage struct {
 	Relocation []relocationRow
 	Imported   bool
 }
-
-// transferredStates are the states of a case transferred to its Member State of
-// relocation.
-var transferredStates = []cases.State{cases.RelocatedOut, cases.RelocationArrived, cases.RelocationNoShow}
 
 func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 	d, recs, err := s.arrivalDetail(r.Context(), solidarity.ArrivalID(r.PathValue("id")))
@@ -240,7 +235,7 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 				reloc[c.Allocated] = rr
 			}
 			rr.Allocated++
-			if slices.Contains(transferredStates, c.State) {
+			if c.State.Relocation() == cases.Relocated {
 				rr.Transferred++
 			}
 		}
@@ -356,14 +351,14 @@ func (s *Server) casePage(r *http.Request, id solidarity.CaseID) (*casePage, err
 		f := &eventForm{Action: "/cases/" + url.PathEscape(string(id)) + "/events", Key: formKey(),
 			Now: now.UTC().Format("2006-01-02T15:04")}
 		for _, ev := range v.Allowed {
-			byRelocation := casesvc.ByStateOfRelocation(ev)
-			if byRelocation && relocating || !byRelocation && benefitting {
+			// The allocation is the coordinator's (the allocation form below).
+			if by := ev.By(); by == cases.ByRelocation && relocating || by == cases.ByBenefitting && benefitting {
 				f.Events = append(f.Events, option{Value: string(ev), Label: ev.Label()})
 			}
 		}
 		var names []string
 		for _, ev := range cases.Events() {
-			if casesvc.SentToAnotherState(ev) {
+			if ev.SentToAnotherState() {
 				names = append(names, string(ev))
 			}
 		}
@@ -377,8 +372,7 @@ func (s *Server) casePage(r *http.Request, id solidarity.CaseID) (*casePage, err
 			page.EventForm = f
 		}
 	}
-	if st := cases.State(rec.State); (st == cases.RelocationIdentified || st == cases.RelocationSecurityCleared) &&
-		solidarity.Can(u, solidarity.AssignCase, "") {
+	if cases.Can(rec.State, cases.RelocationAllocated) && solidarity.Can(u, solidarity.AssignCase, "") {
 		f := &allocationForm{Action: "/cases/" + url.PathEscape(string(id)) + "/allocation", Key: formKey()}
 		for _, m := range solidarity.MemberStates() {
 			if m != rec.Benefitting {
@@ -492,7 +486,7 @@ func (s *Server) handleEventForm(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, "", err
 		}
-		if !casesvc.SentToAnotherState(req.Event) {
+		if !req.Event.SentToAnotherState() {
 			req.Target = "" // the form's target select is for requests only
 		}
 		a, err := s.cases.Apply(r.Context(), req, key)

@@ -76,7 +76,7 @@ func (s *Server) labelDemo(ctx context.Context, cs []CaseSummary) error {
 }
 
 func summarize(r *solidarity.CaseRecord) CaseSummary {
-	st := cases.State(r.State)
+	st := r.State
 	return CaseSummary{ID: r.ID, Arrival: r.Arrival, Family: r.Family, Benefitting: r.Benefitting, Allocated: r.Allocated,
 		Responsible: r.Responsible, State: st, StateLabel: st.Label(), NextDue: r.NextDue, Opened: r.Opened,
 		Closed: r.Closed, Erased: r.Erased, Version: r.Version}
@@ -243,7 +243,7 @@ func (s *Server) handleArrivals(w http.ResponseWriter, r *http.Request) {
 // its cases the user sees stand in each state, and those cases.
 type ArrivalDetail struct {
 	Arrival *solidarity.Arrival `json:"arrival"`
-	Counts  map[string]int      `json:"counts"`
+	Counts  map[cases.State]int `json:"counts"`
 	Cases   []CaseSummary       `json:"cases"`
 }
 
@@ -271,7 +271,7 @@ func (s *Server) arrivalDetail(ctx context.Context, id solidarity.ArrivalID) (*A
 		f.After = page[len(page)-1].ID
 	}
 	if counts == nil {
-		counts = map[string]int{}
+		counts = map[cases.State]int{}
 	}
 	d := &ArrivalDetail{Arrival: a, Counts: counts, Cases: summaries(all)}
 	for i := range d.Cases {
