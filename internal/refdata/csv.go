@@ -104,7 +104,7 @@ func ParseCSV(name string, r io.Reader, opt eurostat.Options) (*solidarity.Datas
 	if opt.Period != "" {
 		p.want = eurostat.Period(h.ind, opt.Period)
 		if !validPeriod(h.ind, p.want) {
-			return nil, h.fail(0, h.periodCol, "period %q is not a %s", opt.Period, periodKind(h.ind))
+			return nil, h.errorAt(0, h.periodCol, "period %q is not a %s", opt.Period, periodKind(h.ind))
 		}
 	}
 	for {
@@ -120,10 +120,10 @@ func ParseCSV(name string, r io.Reader, opt eurostat.Options) (*solidarity.Datas
 		}
 	}
 	if len(p.rows) == 0 {
-		return nil, h.fail(0, "", "no rows for any Member State")
+		return nil, h.errorAt(0, "", "no rows for any Member State")
 	}
 	if p.values == 0 {
-		return nil, h.fail(0, h.valueCol, "no figure for any Member State")
+		return nil, h.errorAt(0, h.valueCol, "no figure for any Member State")
 	}
 	return dataset(name, h.ind, p.rows), nil
 }
@@ -150,27 +150,27 @@ func readHeader(name string, header []string) (*csvHeader, error) {
 	for i, c := range header {
 		c = strings.ToLower(strings.TrimSpace(c))
 		if c == "" {
-			return nil, h.fail(1, "", "column %d has no name", i+1)
+			return nil, h.errorAt(1, "", "column %d has no name", i+1)
 		}
 		if _, dup := h.cols[c]; dup {
-			return nil, h.fail(1, c, "column %s appears twice", c)
+			return nil, h.errorAt(1, c, "column %s appears twice", c)
 		}
 		h.cols[c] = i
 		header[i] = c
 	}
 	switch {
 	case h.has(colPopulation) && h.has(colGDP):
-		return nil, h.fail(1, colGDP, "both population and gdp_meur columns: one file, one indicator")
+		return nil, h.errorAt(1, colGDP, "both population and gdp_meur columns: one file, one indicator")
 	case h.has(colPopulation):
 		h.ind = solidarity.Population
 	case h.has(colGDP):
 		h.ind = solidarity.GDP
 	default:
-		return nil, h.fail(1, "", "header has neither a population nor a gdp_meur column")
+		return nil, h.errorAt(1, "", "header has neither a population nor a gdp_meur column")
 	}
 	for _, c := range []string{colCode, colCountry, colVintage, colSource} {
 		if !h.has(c) {
-			return nil, h.fail(1, c, "missing column %s", c)
+			return nil, h.errorAt(1, c, "missing column %s", c)
 		}
 	}
 	h.valueCol, h.periodCol = valueColumn(h.ind), periodColumn(h.ind)
@@ -188,7 +188,7 @@ func readHeader(name string, header []string) (*csvHeader, error) {
 
 func (h *csvHeader) has(c string) bool { _, ok := h.cols[c]; return ok }
 
-func (h *csvHeader) fail(line int, field, format string, args ...any) error {
+func (h *csvHeader) errorAt(line int, field, format string, args ...any) error {
 	return csvFail(h.name, line, field, format, args...)
 }
 
@@ -221,7 +221,7 @@ func (p *csvRows) at(c string) int { l, _ := p.cr.FieldPos(p.cols[c]); return l 
 func (p *csvRows) row(rec []string) error {
 	line, _ := p.cr.FieldPos(0)
 	if len(rec) != len(p.names) {
-		return p.fail(line, "", "row has %d fields, the header has %d", len(rec), len(p.names))
+		return p.errorAt(line, "", "row has %d fields, the header has %d", len(rec), len(p.names))
 	}
 	p.rec = rec
 	code := strings.TrimSpace(p.get(colCode))
@@ -230,10 +230,10 @@ func (p *csvRows) row(rec []string) error {
 		if eurostat.IsAggregate(code) {
 			return nil // EU27_2020 and friends: context, not a Member State
 		}
-		return p.fail(p.at(colCode), colCode, "%q is not an EU Member State's code", code)
+		return p.errorAt(p.at(colCode), colCode, "%q is not an EU Member State's code", code)
 	}
 	if first, dup := p.seen[state]; dup {
-		return p.fail(p.at(colCode), colCode, "second row for %s (first at line %d)", state, first)
+		return p.errorAt(p.at(colCode), colCode, "second row for %s (first at line %d)", state, first)
 	}
 	p.seen[state] = line
 
@@ -251,7 +251,7 @@ func (p *csvRows) row(rec []string) error {
 	}
 	o.Flag = strings.TrimSpace(p.get(colFlag))
 	if o.Flag != "" && !flagRE.MatchString(o.Flag) {
-		return p.fail(p.at(colFlag), colFlag, "flag %q is not an observation flag (lower-case letters)", o.Flag)
+		return p.errorAt(p.at(colFlag), colFlag, "flag %q is not an observation flag (lower-case letters)", o.Flag)
 	}
 	note, err := p.note(o)
 	if err != nil {
@@ -270,10 +270,10 @@ func (p *csvRows) value(o *solidarity.Observation) error {
 	}
 	v, err := eurostat.ParseDecimal(text)
 	if err != nil {
-		return p.fail(p.at(p.valueCol), p.valueCol, "%s %s", o.State, err.Error())
+		return p.errorAt(p.at(p.valueCol), p.valueCol, "%s %s", o.State, err.Error())
 	}
 	if p.ind == solidarity.Population && !v.IsInt() {
-		return p.fail(p.at(p.valueCol), p.valueCol, "%s population %q is not a whole number", o.State, text)
+		return p.errorAt(p.at(p.valueCol), p.valueCol, "%s population %q is not a whole number", o.State, text)
 	}
 	o.Value = v
 	p.values++
@@ -290,15 +290,15 @@ func (p *csvRows) periodOf(o *solidarity.Observation, line int) error {
 	c := p.periodCol
 	per := strings.TrimSpace(p.get(c))
 	if per != "" && !validPeriod(p.ind, per) {
-		return p.fail(p.at(c), c, "%q is not a %s", per, periodKind(p.ind))
+		return p.errorAt(p.at(c), c, "%q is not a %s", per, periodKind(p.ind))
 	}
 	if len(p.rows) == 0 {
 		p.period, p.periodLine = per, line
 	} else if per != p.period {
-		return p.fail(p.at(c), c, "period %q differs from %q on line %d: one file, one period", per, p.period, p.periodLine)
+		return p.errorAt(p.at(c), c, "period %q differs from %q on line %d: one file, one period", per, p.period, p.periodLine)
 	}
 	if p.want != "" && per != p.want {
-		return p.fail(p.at(c), c, "the file is for %q, not %q", per, p.want)
+		return p.errorAt(p.at(c), c, "the file is for %q, not %q", per, p.want)
 	}
 	o.Period = per
 	return nil
@@ -315,7 +315,7 @@ func (p *csvRows) note(o solidarity.Observation) (string, error) {
 	if p.ind == solidarity.GDP {
 		conv, field, err := conversion(p.get(colCurrency), p.get(colNational), p.get(colRate), o.Value, strings.TrimSpace(p.get(p.valueCol)))
 		if err != nil {
-			return "", p.fail(p.at(field), field, "%s %s", o.State, err.Error())
+			return "", p.errorAt(p.at(field), field, "%s %s", o.State, err.Error())
 		}
 		if conv != "" {
 			notes = append(notes, conv)
