@@ -446,7 +446,7 @@ func (s *Service) follow(c *solidarity.CaseRecord, f *Flow, req EventRequest) {
 // excluded from relocation by the security gate (Art. 67(2) AMMR), who stays behind.
 func (s *Service) familyFor(ctx context.Context, r *solidarity.CaseRecord, ok func(*solidarity.CaseRecord) bool, why string) ([]*solidarity.CaseRecord, error) {
 	fam := r.Family
-	all, err := s.Store.Cases(ctx, solidarity.CaseFilter{Arrival: &r.Arrival, Family: &fam, Open: true, Limit: 10000})
+	all, err := s.Store.Cases(ctx, solidarity.CaseFilter{Arrival: &r.Arrival, Family: &fam, Open: true, Limit: solidarity.MaxCaseLimit})
 	if err != nil {
 		return nil, err
 	}

@@ -188,7 +188,7 @@ func (s *Service) candidates(ctx context.Context, year int) ([]*candidate, error
 	byFamily := map[solidarity.FamilyID]*candidate{}
 	spoiled := map[solidarity.FamilyID]bool{}
 	var after solidarity.CaseID
-	const page = 10000
+	const page = solidarity.MaxCaseLimit
 	for {
 		rs, err := s.Store.Cases(ctx, solidarity.CaseFilter{Open: true, After: after, Limit: page})
 		if err != nil {
@@ -631,7 +631,7 @@ func (s *Service) Accept(ctx context.Context, placements []Placement, idemKey st
 
 func (s *Service) acceptOne(ctx context.Context, p Placement, idemKey string) (*Applied, error) {
 	fam := p.Family
-	rs, err := s.Store.Cases(ctx, solidarity.CaseFilter{Family: &fam, Open: true, Limit: 10000})
+	rs, err := s.Store.Cases(ctx, solidarity.CaseFilter{Family: &fam, Open: true, Limit: solidarity.MaxCaseLimit})
 	if err != nil {
 		return nil, err
 	}

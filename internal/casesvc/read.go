@@ -226,7 +226,7 @@ func (s *Service) Deadlines(ctx context.Context, within time.Duration, state *so
 	if within <= 0 {
 		within = s.Params.DueSoon
 	}
-	if limit <= 0 || limit > 10000 {
+	if limit <= 0 || limit > solidarity.MaxCaseLimit {
 		limit = 500
 	}
 	now := s.Now()

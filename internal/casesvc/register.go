@@ -150,7 +150,7 @@ func (s *Service) register(ctx context.Context, l *arrival.List, idemKey string,
 			return nil, err
 		}
 		id := stored.ID
-		recs, err = s.Store.Cases(ctx, solidarity.CaseFilter{Arrival: &id, Limit: 10000})
+		recs, err = s.Store.Cases(ctx, solidarity.CaseFilter{Arrival: &id, Limit: solidarity.MaxCaseLimit})
 		if err != nil {
 			return nil, err
 		}

@@ -223,7 +223,7 @@ func (s *Server) handleArrivals(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	limit, err := queryLimit(r, 100, 1000)
+	limit, err := queryLimit(r, solidarity.DefaultPageLimit, solidarity.MaxPageLimit)
 	if err != nil {
 		s.apiError(w, r, err)
 		return
@@ -258,7 +258,7 @@ func (s *Server) arrivalDetail(ctx context.Context, id solidarity.ArrivalID) (*A
 		return nil, nil, err
 	}
 	var all []*solidarity.CaseRecord
-	f := solidarity.CaseFilter{Arrival: &id, Limit: 10000}
+	f := solidarity.CaseFilter{Arrival: &id, Limit: solidarity.MaxCaseLimit}
 	for {
 		page, err := s.cases.Cases(ctx, f)
 		if err != nil {
@@ -312,7 +312,7 @@ func (s *Server) handleCases(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	want, err := queryLimit(r, 100, 1000)
+	want, err := queryLimit(r, solidarity.DefaultPageLimit, solidarity.MaxPageLimit)
 	if err != nil {
 		s.apiError(w, r, err)
 		return
@@ -511,7 +511,7 @@ func (s *Server) handleDeadlines(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	limit, err := queryLimit(r, 500, 10000)
+	limit, err := queryLimit(r, 500, solidarity.MaxCaseLimit)
 	if err != nil {
 		s.apiError(w, r, err)
 		return
@@ -579,7 +579,7 @@ func accessFilter(r *http.Request) (solidarity.AccessFilter, error) {
 		f.Actor = &v
 	}
 	var err error
-	f.Limit, err = queryLimit(r, 100, 1000)
+	f.Limit, err = queryLimit(r, solidarity.DefaultPageLimit, solidarity.MaxPageLimit)
 	return f, err
 }
 
