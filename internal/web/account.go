@@ -18,7 +18,6 @@ import (
 
 func init() {
 	pages = append(pages, "account.html", "users.html")
-	funcs["mayManageUsers"] = func(u *solidarity.User) bool { return u != nil && solidarity.Can(u, solidarity.ManageUsers, "") }
 }
 
 // accountRoutes registers the account pages and API.

@@ -672,25 +672,3 @@ func tagText(c solidarity.Certainty) string {
 	}
 	return string(c)
 }
-
-func init() {
-	funcs["tagText"] = tagText
-	funcs["confirmValue"] = confirmValue
-	funcs["dueText"] = casesvc.DueText // a time limit's end: a day, or an instant for limits in hours
-	funcs["date"] = func(t time.Time) string {
-		if t.IsZero() {
-			return "—"
-		}
-		return t.UTC().Format(time.DateOnly)
-	}
-	funcs["datetime"] = func(t time.Time) string {
-		if t.IsZero() {
-			return "—"
-		}
-		return t.UTC().Format("2006-01-02 15:04 UTC")
-	}
-	funcs["stateLabel"] = func(st cases.State) string { return st.Label() }
-	funcs["eventLabel"] = func(ev cases.Event) string { return ev.Label() }
-	funcs["caseURL"] = func(id solidarity.CaseID) string { return "/cases/" + url.PathEscape(string(id)) }
-	funcs["arrivalURL"] = func(id solidarity.ArrivalID) string { return "/arrivals/" + url.PathEscape(string(id)) }
-}

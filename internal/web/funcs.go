@@ -3,14 +3,20 @@ package web
 import (
 	"fmt"
 	"html/template"
+	"net/url"
 	"strconv"
+	"time"
 
+	"solidarity"
+	"solidarity/cases"
+	"solidarity/internal/casesvc"
 	"solidarity/internal/report"
 )
 
-// The functions templates call, for numbers as the pages show them. Pages with
-// functions of their own add them to funcs in an init of their file (account.go,
-// casepages.go, matchpages.go); every template is parsed after, when the server starts.
+// The functions templates call: numbers as the pages show them, the case flow's dates,
+// labels and links, and what the signed-in user may do. Every template function is
+// here, so that a template's vocabulary is read in one place; the templates are parsed
+// when the server starts.
 
 // f64 is n as a float, for the map's classes and the percentages shown; 0 when n is
 // unknown (nil).
@@ -61,4 +67,42 @@ func thousands(v int64) string {
 		return "-" + string(out)
 	}
 	return string(out)
+}
+
+// caseFuncs are the case pages' functions: tags, dates (a day, or an instant for limits
+// in hours), the labels of states and events, and the links to a case and an arrival.
+var caseFuncs = template.FuncMap{
+	"tagText":      tagText,
+	"confirmValue": confirmValue,
+	"dueText":      casesvc.DueText,
+	"date": func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format(time.DateOnly)
+	},
+	"datetime": func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format("2006-01-02 15:04 UTC")
+	},
+	"stateLabel": func(st cases.State) string { return st.Label() },
+	"eventLabel": func(ev cases.Event) string { return ev.Label() },
+	"caseURL":    func(id solidarity.CaseID) string { return "/cases/" + url.PathEscape(string(id)) },
+	"arrivalURL": func(id solidarity.ArrivalID) string { return "/arrivals/" + url.PathEscape(string(id)) },
+}
+
+// userFuncs say what the signed-in user may do, for the links a page offers.
+var userFuncs = template.FuncMap{
+	"mayManageUsers": func(u *solidarity.User) bool { return u != nil && solidarity.Can(u, solidarity.ManageUsers, "") },
+	"mayPropose":     mayPropose,
+}
+
+func init() {
+	for _, m := range []template.FuncMap{caseFuncs, userFuncs} {
+		for k, f := range m {
+			funcs[k] = f
+		}
+	}
 }

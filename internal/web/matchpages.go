@@ -23,8 +23,6 @@ import (
 // mayPropose reports whether u may ask for proposals (the role table: allocation).
 func mayPropose(u *solidarity.User) bool { return solidarity.Can(u, solidarity.AssignCase, "") }
 
-func init() { funcs["mayPropose"] = mayPropose }
-
 // stateOption is a Member State in a select, maybe selected.
 type stateOption struct {
 	State    solidarity.MemberState
