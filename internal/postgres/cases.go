@@ -140,26 +140,26 @@ func (b *batch) checkCases(w *solidarity.CaseWrite) error {
 	}
 
 	if a := w.Arrival; a != nil && arrivals[a.ID] {
-		return solidarity.Errorf(solidarity.ECONFLICT, "arrival %s already exists", a.ID)
+		return solidarity.ArrivalExists(a.ID)
 	}
 	if same != "" {
 		return solidarity.SameLandingError(same, w.Arrival)
 	}
 	for _, c := range w.Insert {
 		if _, ok := versions[c.ID]; ok {
-			return solidarity.Errorf(solidarity.ECONFLICT, "case %s already exists", c.ID)
+			return solidarity.CaseExists(c.ID)
 		}
 		if !arrivals[c.Arrival] && (w.Arrival == nil || w.Arrival.ID != c.Arrival) {
-			return solidarity.Errorf(solidarity.ENOTFOUND, "arrival %s of case %s not found", c.Arrival, c.ID)
+			return solidarity.CaseArrivalNotFound(c)
 		}
 	}
 	for _, c := range w.Update {
 		v, ok := versions[c.ID]
 		if !ok {
-			return solidarity.Errorf(solidarity.ENOTFOUND, "case %s not found", c.ID)
+			return solidarity.CaseNotFound(c.ID)
 		}
 		if v != c.Version {
-			return solidarity.Errorf(solidarity.ECONFLICT, "case %s changed since it was read (version %d)", c.ID, c.Version)
+			return solidarity.CaseChanged(c)
 		}
 	}
 	return nil
@@ -173,7 +173,7 @@ func caseStatements(w *solidarity.CaseWrite, queue func(fail func(error) error, 
 	if a := w.Arrival; a != nil {
 		queue(func(err error) error {
 			if pgCode(err) == uniqueViolation {
-				return solidarity.Errorf(solidarity.ECONFLICT, "arrival %s already exists", a.ID)
+				return solidarity.ArrivalExists(a.ID)
 			}
 			return failInternal(err)
 		}, -1, `INSERT INTO arrivals (`+arrivalColumns+`)
@@ -185,9 +185,9 @@ func caseStatements(w *solidarity.CaseWrite, queue func(fail func(error) error, 
 		queue(func(err error) error {
 			switch pgCode(err) {
 			case uniqueViolation:
-				return solidarity.Errorf(solidarity.ECONFLICT, "case %s already exists", c.ID)
+				return solidarity.CaseExists(c.ID)
 			case foreignKeyViolation:
-				return solidarity.Errorf(solidarity.ENOTFOUND, "arrival %s of case %s not found", c.Arrival, c.ID)
+				return solidarity.CaseArrivalNotFound(c)
 			}
 			return failInternal(err)
 		}, -1, `INSERT INTO cases (`+caseColumns+`)
@@ -249,7 +249,7 @@ func bound(t time.Time) time.Time {
 func (s *Store) Arrival(ctx context.Context, id solidarity.ArrivalID) (*solidarity.Arrival, error) {
 	a, err := scanArrival(s.pool.QueryRow(ctx, `SELECT `+arrivalColumns+` FROM arrivals WHERE id = $1`, string(id)))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, solidarity.Errorf(solidarity.ENOTFOUND, "arrival %s not found", id)
+		return nil, solidarity.ArrivalNotFound(id)
 	} else if err != nil {
 		return nil, internal("arrival", err)
 	}
@@ -306,7 +306,7 @@ func scanArrival(row pgx.Row) (*solidarity.Arrival, error) {
 func (s *Store) Case(ctx context.Context, id solidarity.CaseID) (*solidarity.CaseRecord, error) {
 	c, err := scanCase(s.pool.QueryRow(ctx, `SELECT `+caseColumns+` FROM cases WHERE id = $1`, string(id)))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, solidarity.Errorf(solidarity.ENOTFOUND, "case %s not found", id)
+		return nil, solidarity.CaseNotFound(id)
 	} else if err != nil {
 		return nil, internal("case", err)
 	}

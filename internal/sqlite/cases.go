@@ -42,7 +42,7 @@ func applyCases(ctx context.Context, tx *sql.Tx, w *solidarity.CaseWrite) error 
 			string(a.ID), a.Vessel, a.Port, formatTime(a.At), a.SAR, string(a.Benefitting),
 			a.Persons, a.Families, a.Minors, formatTime(a.Registered), a.Actor, a.Cycle)
 		if isUnique(err) {
-			return solidarity.Errorf(solidarity.ECONFLICT, "arrival %s already exists", a.ID)
+			return solidarity.ArrivalExists(a.ID)
 		} else if err != nil {
 			return internal("append case", err)
 		}
@@ -55,9 +55,9 @@ func applyCases(ctx context.Context, tx *sql.Tx, w *solidarity.CaseWrite) error 
 			c.Personal, formatTime(c.Opened), nullTime(c.Closed), nullTime(c.Erased), nullTime(c.NextConsequence))
 		switch {
 		case isUnique(err):
-			return solidarity.Errorf(solidarity.ECONFLICT, "case %s already exists", c.ID)
+			return solidarity.CaseExists(c.ID)
 		case isForeignKey(err):
-			return solidarity.Errorf(solidarity.ENOTFOUND, "arrival %s of case %s not found", c.Arrival, c.ID)
+			return solidarity.CaseArrivalNotFound(c)
 		case err != nil:
 			return internal("append case", err)
 		}
@@ -82,11 +82,11 @@ func applyCases(ctx context.Context, tx *sql.Tx, w *solidarity.CaseWrite) error 
 		var v int64
 		err = tx.QueryRowContext(ctx, `SELECT version FROM cases WHERE id = ?`, string(c.ID)).Scan(&v)
 		if errors.Is(err, sql.ErrNoRows) {
-			return solidarity.Errorf(solidarity.ENOTFOUND, "case %s not found", c.ID)
+			return solidarity.CaseNotFound(c.ID)
 		} else if err != nil {
 			return internal("append case", err)
 		}
-		return solidarity.Errorf(solidarity.ECONFLICT, "case %s changed since it was read (version %d)", c.ID, c.Version)
+		return solidarity.CaseChanged(c)
 	}
 	return nil
 }
@@ -157,7 +157,7 @@ func bound(t time.Time) string {
 func (s *Store) Arrival(ctx context.Context, id solidarity.ArrivalID) (*solidarity.Arrival, error) {
 	a, err := scanArrival(s.read.QueryRowContext(ctx, `SELECT `+arrivalColumns+` FROM arrivals WHERE id = ?`, string(id)))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, solidarity.Errorf(solidarity.ENOTFOUND, "arrival %s not found", id)
+		return nil, solidarity.ArrivalNotFound(id)
 	} else if err != nil {
 		return nil, internal("arrival", err)
 	}
@@ -226,7 +226,7 @@ func scanArrival(row interface{ Scan(...any) error }) (*solidarity.Arrival, erro
 func (s *Store) Case(ctx context.Context, id solidarity.CaseID) (*solidarity.CaseRecord, error) {
 	c, err := scanCase(s.read.QueryRowContext(ctx, `SELECT `+caseColumns+` FROM cases WHERE id = ?`, string(id)))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, solidarity.Errorf(solidarity.ENOTFOUND, "case %s not found", id)
+		return nil, solidarity.CaseNotFound(id)
 	} else if err != nil {
 		return nil, internal("case", err)
 	}
