@@ -1,6 +1,9 @@
-package match
+package solver
 
-// SetLagTrace lets the external tests watch the Lagrangian method's progress; it
+// Test hooks: package match's tests watch the Lagrangian method through these (an
+// internal package, so nothing outside match reaches them).
+
+// SetLagTrace lets tests watch the Lagrangian method's progress; it
 // returns the function that puts the previous hook back.
 func SetLagTrace(f func(format string, args ...any)) (restore func()) {
 	old := lagTrace

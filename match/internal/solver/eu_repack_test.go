@@ -1,4 +1,4 @@
-package match
+package solver
 
 import (
 	"context"
@@ -10,12 +10,8 @@ import (
 // euSetup prepares a generated model for the Lagrangian method's parts: the
 // problem, a solver after a short dual schedule (prices, reduced scores), and an
 // assignment built greedily from them.
-func euSetup(t *testing.T, seed uint64, cfg GenConfig) (*lagSolver, *euPrimal) {
+func euSetup(t *testing.T, m *Model) (*lagSolver, *euPrimal) {
 	t.Helper()
-	m, _, err := Generate(seed, cfg).Compile()
-	if err != nil {
-		t.Fatal(err)
-	}
 	p, err := newProb(m)
 	if err != nil {
 		t.Fatal(err)
@@ -69,11 +65,13 @@ func checkAssignment(t *testing.T, what string, e *euPrimal) {
 	}
 }
 
-// TestRepackSound: repacking small places keeps the assignment feasible and
+// CheckRepackSound: repacking small places keeps the assignment feasible and
 // consistent, never loses value, and gains on a greedy assignment of a model with
 // small localities.
-func TestRepackSound(t *testing.T) {
-	s, e := euSetup(t, 3, GenConfig{Families: 2000, Localities: 20, Groups: true})
+// (The models are match.Generate's, which this package cannot import: the tests in
+// generated_test.go make them and call these.)
+func CheckRepackSound(t *testing.T, m *Model) {
+	s, e := euSetup(t, m)
 	cs, ca := s.u.topArcs(lagPrimArcs)
 	r := newRepacker(e, cs, ca)
 	v0 := e.value
@@ -94,10 +92,10 @@ func TestRepackSound(t *testing.T) {
 	t.Logf("greedy %.4f, repacked %.4f", v0, e.value)
 }
 
-// TestDiveSound: a dive builds a feasible, consistent assignment and leaves the
+// CheckDiveSound: a dive builds a feasible, consistent assignment and leaves the
 // solver's prices and reduced scores as they were.
-func TestDiveSound(t *testing.T) {
-	s, _ := euSetup(t, 4, GenConfig{Families: 2000, Localities: 20})
+func CheckDiveSound(t *testing.T, m *Model) {
+	s, _ := euSetup(t, m)
 	lam, red := slices.Clone(s.u.lam), slices.Clone(s.u.red)
 	var d diveState
 	for _, first := range []float64{0.8, 0.5} {
@@ -111,11 +109,11 @@ func TestDiveSound(t *testing.T) {
 	}
 }
 
-// TestPlaceMust: a family pinned to a place it does not fit as things stand is
+// CheckPlaceMust: a family pinned to a place it does not fit as things stand is
 // placed there by moving one family out of the way; the assignment stays feasible
 // and consistent.
-func TestPlaceMust(t *testing.T) {
-	_, e := euSetup(t, 5, GenConfig{Families: 2000, Localities: 20})
+func CheckPlaceMust(t *testing.T, m0 *Model) {
+	_, e := euSetup(t, m0)
 	p, m := e.p, e.p.m
 	placed := 0
 	for f := 0; f < p.n && placed < 10; f++ {
