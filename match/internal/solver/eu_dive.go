@@ -107,7 +107,7 @@ func (s *lagSolver) dive(e *euPrimal, d *diveState, first float64) {
 			d.hi[k], d.lo[k] = p.rowHi[k]-e.used[k], p.rowLo[k]-e.used[k]
 		}
 		u.act, u.hi, u.lo = free, d.hi, d.lo
-		u.bf.reset()
+		u.bf.Reset()
 		s.iters += u.smoothOpt(lagDiveTau*s.tau, lagDiveIters)
 		u.act, u.hi, u.lo = nil, p.rowHi[:p.K0], p.rowLo[:p.K0]
 		u.setPi(u.lam)
@@ -142,5 +142,5 @@ func (s *lagSolver) dive(e *euPrimal, d *diveState, first float64) {
 	// untouched), with a fresh L-BFGS memory.
 	copy(u.lam, d.lam)
 	u.setPi(u.lam)
-	u.bf.reset()
+	u.bf.Reset()
 }

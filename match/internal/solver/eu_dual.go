@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"solidarity/match/internal/lbfgs"
 )
 
 // euDual is the Lagrangian dual of the coupling rows for the models with many of
@@ -63,11 +65,9 @@ type euDual struct {
 	wLoad [][]float64 // per worker: expected load and its variance per place × D1
 	wBuf  [][]float64 // per worker scratch
 	curv  []float64   // per row: L_τ's curvature (Hessian diagonal) at the last evaluation
-	bf    *lbfgs
+	bf    *lbfgs.Memory
 	g     []float64
 	h     []float64
-	sv    []float64
-	yv    []float64
 }
 
 func newEUDual(p *prob) *euDual {
@@ -84,8 +84,7 @@ func newEUDual(p *prob) *euDual {
 		cStart: make([]int32, p.n+1), wCand: make([][]int32, workers), wCnt: make([]int32, p.n),
 		wLoad: make([][]float64, workers), wBuf: make([][]float64, workers), curv: make([]float64, p.K0),
 		hi: p.rowHi[:p.K0], lo: p.rowLo[:p.K0],
-		bf: newLBFGS(p.K0, 10), g: make([]float64, p.K0), h: make([]float64, p.K0),
-		sv: make([]float64, p.K0), yv: make([]float64, p.K0)}
+		bf: lbfgs.New(p.K0, 10), g: make([]float64, p.K0), h: make([]float64, p.K0)}
 	for w := range u.wLoad {
 		u.wLoad[w] = make([]float64, 2*len(u.pi))
 	}
@@ -480,22 +479,14 @@ func (u *euDual) smoothRange(w, lo, hi int, tau float64) float64 {
 func (u *euDual) smoothOpt(tau float64, iters int) int {
 	b := u.bf
 	if !u.keepMemory {
-		b.reset()
-	} else if len(b.s) > 0 && u.lastTau > 0 && u.lastTau != tau {
+		b.Reset()
+	} else if b.Len() > 0 && u.lastTau > 0 && u.lastTau != tau {
 		// Curvature scales as 1/τ: rescale the stored gradient differences.
-		f := u.lastTau / tau
-		for i := range b.y {
-			for j := range b.y[i] {
-				b.y[i][j] *= f
-			}
-			b.rho[i] /= f
-		}
+		b.Rescale(u.lastTau / tau)
 	}
 	u.lastTau = tau
-	x, g, h := u.lam, u.g, u.h
-	evals := 1
-	fx := u.smoothEval(x, tau, g)
-	setH := func() {
+	eval := func(x, grad []float64) float64 { return u.smoothEval(x, tau, grad) }
+	precond := func(h []float64) {
 		// Diagonal preconditioning by the curvature, floored by its mean so that
 		// rows no family is near (zero curvature) do not get unbounded steps.
 		mean := 0.0
@@ -507,151 +498,7 @@ func (u *euDual) smoothOpt(tau float64, iters int) int {
 			h[i] = 1 / (c + mean)
 		}
 	}
-	setH()
-	for range iters {
-		if u.stop != nil && u.stop() {
-			break
-		}
-		b.direction(x, g, h)
-		d := b.d
-		if dot(g, d) >= 0 {
-			b.reset()
-			b.direction(x, g, h)
-			if dot(g, d) >= 0 {
-				break
-			}
-		}
-		step := 1.0
-		ok := false
-		var fn float64
-		for range 20 {
-			for i := range x {
-				b.xn[i] = math.Max(0, x[i]+step*d[i])
-			}
-			fn = u.smoothEval(b.xn, tau, b.gn)
-			evals++
-			dec := 0.0
-			for i := range x {
-				dec += g[i] * (b.xn[i] - x[i])
-			}
-			if fn <= fx+1e-4*dec {
-				ok = true
-				break
-			}
-			step /= 2
-		}
-		if !ok {
-			break
-		}
-		for i := range x {
-			u.sv[i] = b.xn[i] - x[i]
-			u.yv[i] = b.gn[i] - g[i]
-		}
-		b.push(u.sv, u.yv)
-		copy(x, b.xn)
-		copy(g, b.gn)
-		setH()
-		done := fx-fn <= 1e-10*math.Max(1, math.Abs(fx))
-		fx = fn
-		if done {
-			break
-		}
-	}
-	return evals
-}
-
-// lbfgs is the memory of a projected L-BFGS for min f(x) over x ≥ 0.
-type lbfgs struct {
-	m      int
-	s, y   [][]float64
-	rho    []float64
-	alpha  []float64
-	d      []float64
-	xn, gn []float64
-}
-
-func newLBFGS(n, m int) *lbfgs {
-	return &lbfgs{m: m, alpha: make([]float64, m), d: make([]float64, n), xn: make([]float64, n), gn: make([]float64, n)}
-}
-
-func (b *lbfgs) reset() { b.s, b.y, b.rho = b.s[:0], b.y[:0], b.rho[:0] }
-
-// direction sets b.d = −H·g on the free variables (x > 0 or g < 0), with the
-// initial matrix γ·diag(h).
-func (b *lbfgs) direction(x, g, h []float64) {
-	d := b.d
-	for i := range d {
-		if x[i] <= 0 && g[i] > 0 {
-			d[i] = 0
-		} else {
-			d[i] = -g[i]
-		}
-	}
-	k := len(b.s)
-	for i := k - 1; i >= 0; i-- {
-		a := b.rho[i] * dot(b.s[i], d)
-		b.alpha[i] = a
-		axpy(-a, b.y[i], d)
-	}
-	gamma := 1.0
-	if k > 0 {
-		yhy := 0.0
-		for i, v := range b.y[k-1] {
-			yhy += v * v * h[i]
-		}
-		if yhy > 0 {
-			gamma = dot(b.s[k-1], b.y[k-1]) / yhy
-		}
-	}
-	for i := range d {
-		d[i] *= gamma * h[i]
-	}
-	for i := range k {
-		be := b.rho[i] * dot(b.y[i], d)
-		axpy(b.alpha[i]-be, b.s[i], d)
-	}
-	for i := range d {
-		if x[i] <= 0 && g[i] > 0 {
-			d[i] = 0
-		}
-	}
-}
-
-// push stores the pair (s, y) when its curvature is positive.
-func (b *lbfgs) push(s, y []float64) {
-	sy := dot(s, y)
-	if !(sy > 1e-12*math.Sqrt(dot(s, s)*dot(y, y))) {
-		return
-	}
-	var ns, ny []float64
-	if len(b.s) == b.m {
-		ns, ny = b.s[0], b.y[0]
-		copy(b.s, b.s[1:])
-		copy(b.y, b.y[1:])
-		copy(b.rho, b.rho[1:])
-		b.s, b.y, b.rho = b.s[:b.m-1], b.y[:b.m-1], b.rho[:b.m-1]
-	} else {
-		ns, ny = make([]float64, len(s)), make([]float64, len(y))
-	}
-	copy(ns, s)
-	copy(ny, y)
-	b.s = append(b.s, ns)
-	b.y = append(b.y, ny)
-	b.rho = append(b.rho, 1/sy)
-}
-
-func dot(a, b []float64) float64 {
-	s := 0.0
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
-
-func axpy(a float64, x, y []float64) {
-	for i := range x {
-		y[i] += a * x[i]
-	}
+	return b.Minimize(eval, u.lam, u.g, u.h, iters, u.stop, precond)
 }
 
 // expNeg is exp(x) for x ≤ 0 (0 below −700), to about 1e-8 relative: 2^k·e^r with

@@ -158,7 +158,7 @@ func (s *lagSolver) pass(all bool) float64 {
 		copy(s.bestLam, u.lam)
 	case L > s.bound+1e-4*math.Max(1, math.Abs(s.bound)):
 		copy(u.lam, s.bestLam)
-		u.bf.reset()
+		u.bf.Reset()
 		L = u.full(4*margin, 2*minC, 2*maxC)
 		s.iters++
 	}
@@ -489,6 +489,6 @@ func (u *euDual) sampled(tau float64, k, iters int) int {
 	u.act, u.hi, u.lo = act, hi, lo
 	n := u.smoothOpt(tau, iters)
 	u.act, u.hi, u.lo = nil, p.rowHi[:p.K0], p.rowLo[:p.K0]
-	u.bf.reset()
+	u.bf.Reset()
 	return n
 }
