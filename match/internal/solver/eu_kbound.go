@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sync/atomic"
+
+	"solidarity/match/internal/knapsack"
 )
 
 // The knapsack bound: a tighter proven bound than L(λ), for models whose small
@@ -71,6 +73,7 @@ type kbWork struct {
 	arcs   []int32
 	rows   []int32
 	stride []int
+	caps   []int
 }
 
 func newKnapBound(u *euDual) *knapBound {
@@ -256,54 +259,32 @@ func (kb *knapBound) place(w, pl int) {
 	ws.take = slices.Grow(ws.take[:0], len(ws.pr)*states)[:len(ws.pr)*states]
 	clear(ws.take)
 	kb.wWork[w] += len(ws.pr) * states
-	// The capacities and strides, padded to four dimensions.
-	var capv, str [4]int
+	sp := knapsack.Space{Caps: ws.caps[:0], Stride: ws.stride, States: states}
 	for d := range nd {
-		str[d] = ws.stride[d]
-		capv[d] = int(math.Floor(p.rowHi[ws.rows[d]] + tolLoad))
+		sp.Caps = append(sp.Caps, int(math.Floor(p.rowHi[ws.rows[d]]+tolLoad)))
 	}
+	ws.caps = sp.Caps
+	var wv [4]int
 	for i, v := range ws.pr {
 		wt := ws.w[i*nd : (i+1)*nd]
-		var wv [4]int
-		off := 0
 		for d := range nd {
 			wv[d] = int(wt[d])
-			off += wv[d] * str[d]
 		}
-		tk := ws.take[i*states : (i+1)*states]
-		dp := ws.dp
-		// Every state the item fits (the box w ≤ c ≤ cap), in decreasing index
-		// order, so that dp[s-off] is still the value without the item.
-		for c3 := capv[3]; c3 >= wv[3]; c3-- {
-			for c2 := capv[2]; c2 >= wv[2]; c2-- {
-				for c1 := capv[1]; c1 >= wv[1]; c1-- {
-					// The run along dimension 0 is contiguous (its stride is 1, or
-					// there are no dimensions and one state); slices of the run's
-					// length let the compiler drop the bounds checks.
-					lo := c3*str[3] + c2*str[2] + c1*str[1] + wv[0]*str[0]
-					cs := dp[lo : lo+capv[0]-wv[0]+1]
-					ps := dp[lo-off:][:len(cs)]
-					ts := tk[lo:][:len(cs)]
-					for i := len(cs) - 1; i >= 0; i-- {
-						if x := ps[i] + v; x > cs[i] {
-							cs[i], ts[i] = x, true
-						}
-					}
-				}
-			}
-		}
+		// Every state the item fits, the single row updated in place.
+		sp.Step(wv[:nd], sp.Offset(wv[:nd]), v, 0, ws.dp, ws.dp, ws.take[i*states:(i+1)*states], sp.Caps)
 	}
 	kb.kp[pl] = ws.dp[states-1]
-	s := states - 1
-	for i := len(ws.pr) - 1; i >= 0; i-- {
-		if ws.take[i*states+s] {
-			cnt[ws.fams[i]]++
-			pick = append(pick, kbPick{ws.arcs[i], ws.pr[i]})
-			for d := range nd {
-				s -= int(ws.w[i*nd+d]) * ws.stride[d]
-			}
+	off := func(i int) int {
+		o := 0
+		for d := range nd {
+			o += int(ws.w[i*nd+d]) * ws.stride[d]
 		}
+		return o
 	}
+	sp.Trace(ws.take, len(ws.pr), states-1, off, func(i int) {
+		cnt[ws.fams[i]]++
+		pick = append(pick, kbPick{ws.arcs[i], ws.pr[i]})
+	})
 }
 
 // primal builds an assignment in e from the places' last knapsack solutions: each

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"solidarity/match/internal/knapsack"
 )
 
 // repack re-chooses, place by place, which families a small place takes, exactly:
@@ -31,7 +33,7 @@ type repacker struct {
 	rows   []int32 // the place's capacity rows
 	stride []int
 	capv   []int
-	co     []int    // the dynamic program's odometer: coordinates of a run
+	wv     []int    // an item's weight, as the dynamic program takes it
 	seen   []uint32 // per place: its version when last repacked, +1 (0: never)
 	items  []repItem
 	tab    []float64
@@ -164,7 +166,8 @@ func (r *repacker) place(pl int32) float64 {
 	r.tab = slices.Grow(r.tab[:0], (n+1)*states)[:(n+1)*states]
 	r.take = slices.Grow(r.take[:0], n*states)[:n*states]
 	clear(r.tab[:states])
-	r.co = slices.Grow(r.co[:0], nd)[:nd]
+	sp := knapsack.Space{Caps: r.capv, Stride: r.stride, States: states}
+	r.wv = slices.Grow(r.wv[:0], nd)[:nd]
 	for i, it := range r.items {
 		prev, cur := r.tab[i*states:(i+1)*states], r.tab[(i+1)*states:(i+2)*states]
 		tk := r.take[i*states : (i+1)*states]
@@ -173,43 +176,11 @@ func (r *repacker) place(pl int32) float64 {
 		if it.profit <= 0 {
 			continue
 		}
-		off, fits := 0, true
 		for d, w := range it.w {
-			off += int(w) * r.stride[d]
-			r.co[d] = int(w)
-			fits = fits && int(w) <= r.capv[d]
+			r.wv[d] = int(w)
 		}
-		if !fits {
-			continue
-		}
-		// Walk the box of the states the item fits (w ≤ c ≤ cap): runs along
-		// dimension 0 (stride 1) are contiguous, the other coordinates an odometer.
-		n0 := r.capv[0] - int(it.w[0]) + 1
-		for {
-			lo := int(it.w[0])
-			for d := 1; d < nd; d++ {
-				lo += r.co[d] * r.stride[d]
-			}
-			cs := cur[lo : lo+n0]
-			ps := prev[lo-off:][:len(cs)]
-			ts := tk[lo:][:len(cs)]
-			for j := range cs {
-				if v := ps[j] + it.profit; v > cs[j]+1e-12 {
-					cs[j], ts[j] = v, true
-				}
-			}
-			d := 1
-			for ; d < nd; d++ {
-				if r.co[d] < r.capv[d] {
-					r.co[d]++
-					break
-				}
-				r.co[d] = int(it.w[d])
-			}
-			if d == nd {
-				break
-			}
-		}
+		// Taken only when it gains more than rounding.
+		sp.Step(r.wv, sp.Offset(r.wv), it.profit, 1e-12, prev, cur, tk, r.capv)
 	}
 	// The current choice's worth: the members' profits (they fit as they are).
 	now := 0.0
@@ -221,15 +192,14 @@ func (r *repacker) place(pl int32) float64 {
 	}
 	// The new choice, from the last item back.
 	chosen := make([]bool, n)
-	s := states - 1
-	for i := n - 1; i >= 0; i-- {
-		if r.take[i*states+s] {
-			chosen[i] = true
-			for d, w := range r.items[i].w {
-				s -= int(w) * r.stride[d]
-			}
+	off := func(i int) int {
+		o := 0
+		for d, w := range r.items[i].w {
+			o += int(w) * r.stride[d]
 		}
+		return o
 	}
+	sp.Trace(r.take, n, states-1, off, func(i int) { chosen[i] = true })
 	// Apply: leavers out, entrants in, leavers to their best fitting place.
 	v0 := e.value
 	r.undo = r.undo[:0]

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"solidarity/match/internal/knapsack"
 )
 
 // Lagrangian relaxation of the assignment rows (Σ_p x[f,p] ≤ 1, multipliers u_f ≥ 0)
@@ -25,14 +27,12 @@ const (
 )
 
 type kpPlace struct {
-	caps   []int
-	stride []int
-	S      int
-	items  []int32 // arcs at this place
-	woff   []int   // per item: its weight as a state offset
-	wsum   []int   // per item: its weight summed over the dimensions
-	light  []int32 // the items by wsum, lightest first (stable)
-	w      [][]int // per item: its weight per dimension
+	knapsack.Space
+	items []int32 // arcs at this place
+	woff  []int   // per item: its weight as a state offset
+	wsum  []int   // per item: its weight summed over the dimensions
+	light []int32 // the items by wsum, lightest first (stable)
+	w     [][]int // per item: its weight per dimension
 }
 
 type knapLag struct {
@@ -78,23 +78,20 @@ func newKnapLag(p *prob) *knapLag {
 	maxS := 0
 	for pl := range k.places {
 		kp := &k.places[pl]
-		kp.caps = make([]int, p.D)
-		kp.stride = make([]int, p.D)
-		S := 1
+		caps := make([]int, p.D)
 		for d := range p.D {
 			tot := 0
 			for _, a := range kp.items {
 				tot += int(p.need[int(p.arcFam[a])*p.D+d])
 			}
-			c := int(min(m.Places[pl].Cap[d], int64(tot)))
-			kp.caps[d] = c
-			kp.stride[d] = S
-			S *= c + 1
-			if S > kpMaxStates {
-				return nil
-			}
+			caps[d] = int(min(m.Places[pl].Cap[d], int64(tot)))
 		}
-		kp.S = S
+		sp, ok := knapsack.NewSpace(caps, kpMaxStates)
+		if !ok {
+			return nil
+		}
+		kp.Space = sp
+		S := sp.States
 		if S*(len(kp.items)+1) > kpMaxWork {
 			return nil
 		}
@@ -104,7 +101,7 @@ func newKnapLag(p *prob) *knapLag {
 			off := 0
 			for d := range p.D {
 				w[d] = int(p.need[int(p.arcFam[a])*p.D+d])
-				off += w[d] * kp.stride[d]
+				off += w[d] * kp.Stride[d]
 			}
 			kp.w = append(kp.w, w)
 			kp.wsum = append(kp.wsum, sumInts(w))
@@ -118,7 +115,7 @@ func newKnapLag(p *prob) *knapLag {
 	}
 	total := 0
 	for pl := range k.places {
-		total += k.places[pl].S * (len(k.places[pl].items) + 1)
+		total += k.places[pl].States * (len(k.places[pl].items) + 1)
 	}
 	if total > kpMaxTotal {
 		return nil
@@ -134,7 +131,7 @@ func newKnapLag(p *prob) *knapLag {
 				k.split = pl
 				break
 			}
-			half += k.places[pl].S * (len(k.places[pl].items) + 1)
+			half += k.places[pl].States * (len(k.places[pl].items) + 1)
 		}
 		if k.split > 0 {
 			k.dp2 = make([]float64, maxS)
@@ -148,22 +145,12 @@ func (k *knapLag) profit(a int32) float64 {
 	return k.p.arcScore[a] - k.u[k.p.arcFam[a]]
 }
 
-// fitsState says whether weight w fits in the state with coordinates co.
-func fitsState(co, w []int) bool {
-	for d, c := range co {
-		if c < w[d] {
-			return false
-		}
-	}
-	return true
-}
-
 // table fills rows 0..n of a DP table over the items in order (row i: the best
 // profit with items before i, per capacity state, "at most" semantics), over every
 // state and without forced items: fixArcs uses it at the root's multipliers, where
 // nothing is forced. When keep is false only the last row is kept (in row 0).
 func (k *knapLag) table(kp *kpPlace, order []int, tab []float64, keep bool) {
-	S := kp.S
+	S := kp.States
 	clear(tab[:S])
 	row := 0
 	for _, i := range order {
@@ -180,89 +167,7 @@ func (k *knapLag) table(kp *kpPlace, order []int, tab []float64, keep bool) {
 		if k.dead[a] || pr <= 0 {
 			continue
 		}
-		boxUpdate(kp, kp.w[i], kp.woff[i], pr, prev, cur, nil, kp.caps)
-	}
-}
-
-// boxUpdate is one item's step of the 0/1 knapsack program: for every state s that
-// the item's weight fits, up to the corner caps (the box w ≤ co ≤ caps; caps at most
-// the place's capacities), cur[s] = max(cur[s], prev[s−off]+pr), marking tk[s] when
-// the item is taken. The box is walked in decreasing index order, so prev and cur
-// may be the same row.
-func boxUpdate(kp *kpPlace, w []int, off int, pr float64, prev, cur []float64, tk []bool, caps []int) {
-	stride := kp.stride
-	if len(caps) == 1 {
-		if w[0] > caps[0] {
-			return
-		}
-		n := caps[0] - w[0] + 1
-		cs, ps := cur[w[0]:w[0]+n], prev[:n]
-		if tk == nil {
-			for i := n - 1; i >= 0; i-- {
-				if v := ps[i] + pr; v > cs[i] {
-					cs[i] = v
-				}
-			}
-		} else {
-			ts := tk[w[0] : w[0]+n]
-			for i := n - 1; i >= 0; i-- {
-				if v := ps[i] + pr; v > cs[i] {
-					cs[i] = v
-					ts[i] = true
-				}
-			}
-		}
-		return
-	}
-	for d := range caps {
-		if w[d] > caps[d] {
-			return
-		}
-	}
-	var co [8]int
-	D := len(caps)
-	s := 0
-	for d := range D {
-		co[d] = caps[d]
-		s += caps[d] * stride[d]
-	}
-	lo0, hi0 := w[0], caps[0]
-	n := hi0 - lo0 + 1
-	for {
-		// The run along dimension 0 is contiguous: states s−n+1..s. Slices of
-		// exactly the run's length let the compiler drop the bounds checks; the run
-		// is walked downwards, as prev and cur may be the same row.
-		base := s - n + 1
-		cs := cur[base : base+n]
-		ps := prev[base-off:][:len(cs)]
-		if tk == nil {
-			for i := len(cs) - 1; i >= 0; i-- {
-				if v := ps[i] + pr; v > cs[i] {
-					cs[i] = v
-				}
-			}
-		} else {
-			ts := tk[base:][:len(cs)]
-			for i := len(cs) - 1; i >= 0; i-- {
-				if v := ps[i] + pr; v > cs[i] {
-					cs[i] = v
-					ts[i] = true
-				}
-			}
-		}
-		d := 1
-		for ; d < D; d++ {
-			if co[d] > w[d] {
-				co[d]--
-				s -= stride[d]
-				break
-			}
-			s += (caps[d] - w[d]) * stride[d]
-			co[d] = caps[d]
-		}
-		if d == D {
-			return
-		}
+		kp.Step(kp.w[i], kp.woff[i], pr, 0, prev, cur, nil, kp.Caps)
 	}
 }
 
@@ -290,7 +195,7 @@ func (k *knapLag) solvePlaceIn(pl int, dp []float64, take []bool) float64 {
 // items' total fits whatever its clipped state fits). The solution goes to sel;
 // take holds a row per item used. Models have at least one dimension.
 func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []bool) float64 {
-	D, S := len(kp.caps), kp.S
+	D, S := len(kp.Caps), kp.States
 	items := make([]int, 0, len(kp.items))
 	nForced := 0
 	if k.forced != nil {
@@ -314,15 +219,15 @@ func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []b
 	for j, i := range items {
 		hi = his[(j+1)*D : (j+2)*D]
 		for d := range D {
-			hi[d] = min(kp.caps[d], prev[d]+kp.w[i][d])
+			hi[d] = min(kp.Caps[d], prev[d]+kp.w[i][d])
 		}
-		growRegion(kp, dp, prev, hi)
+		kp.Grow(dp, prev, hi)
 		tk := take[j*S : (j+1)*S]
 		clear(tk)
 		if j < nForced {
-			forcedUpdate(kp, kp.w[i], kp.woff[i], k.profit(kp.items[i]), dp, tk, hi)
+			kp.Force(kp.w[i], kp.woff[i], k.profit(kp.items[i]), dp, tk, hi)
 		} else {
-			boxUpdate(kp, kp.w[i], kp.woff[i], k.profit(kp.items[i]), dp, dp, tk, hi)
+			kp.Step(kp.w[i], kp.woff[i], k.profit(kp.items[i]), 0, dp, dp, tk, hi)
 		}
 		prev = hi
 	}
@@ -330,7 +235,7 @@ func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []b
 	s := 0
 	for d := range D {
 		co[d] = hi[d]
-		s += co[d] * kp.stride[d]
+		s += co[d] * kp.Stride[d]
 	}
 	v := dp[s]
 	*sel = (*sel)[:0]
@@ -343,7 +248,7 @@ func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []b
 		s = 0
 		for d := range D {
 			co[d] = min(co[d], hj[d])
-			s += co[d] * kp.stride[d]
+			s += co[d] * kp.Stride[d]
 		}
 		if take[j*S+s] {
 			i := items[j]
@@ -354,86 +259,6 @@ func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []b
 		}
 	}
 	return v
-}
-
-// forcedUpdate is the step of an item that must be taken, over the states up to
-// corner hi: a state the item fits is worth the state without it plus pr (marked
-// taken), any other −Inf. States are walked in decreasing index order, so that
-// dp[s−off] is still the value without the item.
-func forcedUpdate(kp *kpPlace, w []int, off int, pr float64, dp []float64, tk []bool, hi []int) {
-	var co [8]int
-	D := len(hi)
-	s := 0
-	for d := range D {
-		co[d] = hi[d]
-		s += hi[d] * kp.stride[d]
-	}
-	for {
-		if fitsState(co[:D], w) {
-			dp[s], tk[s] = dp[s-off]+pr, true
-		} else {
-			dp[s] = math.Inf(-1)
-		}
-		// The previous state of the region, odometer-wise.
-		d := 0
-		for ; d < D; d++ {
-			if co[d] > 0 {
-				co[d]--
-				s -= kp.stride[d]
-				break
-			}
-			co[d] = hi[d]
-			s += hi[d] * kp.stride[d]
-		}
-		if d == D {
-			return
-		}
-	}
-}
-
-// growRegion extends a program's region from the states up to corner lo to those up
-// to corner hi (lo ≤ hi): each new state takes the value of the state clipped to lo.
-// Runs along dimension 0 (stride 1) are filled at once; the other coordinates are
-// walked as an odometer.
-func growRegion(kp *kpPlace, dp []float64, lo, hi []int) {
-	D, stride := len(hi), kp.stride
-	var co [8]int
-	for {
-		base, src, inside := 0, 0, true
-		for d := 1; d < D; d++ {
-			base += co[d] * stride[d]
-			src += min(co[d], lo[d]) * stride[d]
-			inside = inside && co[d] <= lo[d]
-		}
-		if inside {
-			if hi[0] > lo[0] {
-				// The row was in the region up to lo[0]: extend its end.
-				v := dp[base+lo[0]]
-				for c := lo[0] + 1; c <= hi[0]; c++ {
-					dp[base+c] = v
-				}
-			} else if D > 1 && co[1] < lo[1] {
-				// Nothing new in this row, nor in the next ones along dimension 1
-				// up to lo[1]: skip to the last of them.
-				co[1] = lo[1]
-			}
-		} else {
-			for c := 0; c <= hi[0]; c++ {
-				dp[base+c] = dp[src+min(c, lo[0])]
-			}
-		}
-		d := 1
-		for ; d < D; d++ {
-			if co[d] < hi[d] {
-				co[d]++
-				break
-			}
-			co[d] = 0
-		}
-		if d >= D {
-			return
-		}
-	}
 }
 
 // evaluate returns L(u) and fills k.cnt with the number of places choosing each
@@ -557,7 +382,7 @@ func (k *knapLag) fixArcs(L, lim float64) []int32 {
 	var out []int32
 	for pl := range k.places {
 		kp := &k.places[pl]
-		n, S := len(kp.items), kp.S
+		n, S := len(kp.items), kp.States
 		if n == 0 {
 			continue
 		}
@@ -588,25 +413,25 @@ func (k *knapLag) fixArcs(L, lim float64) []int32 {
 		k.table(kp, fwd, pre, true) // pre row j: pos[:j]
 		k.table(kp, bwd, suf, true) // suf row j: the last j of pos
 		all := pre[m*S : (m+1)*S]
-		co := make([]int, len(kp.caps))
-		rest := make([]int, len(kp.caps))
+		co := make([]int, len(kp.Caps))
+		rest := make([]int, len(kp.Caps))
 		for i, a := range kp.items {
 			if k.dead[a] {
 				continue
 			}
 			w := kp.w[i]
-			if !fitsState(kp.caps, w) {
+			if !knapsack.Fits(kp.Caps, w) {
 				continue
 			}
 			for d := range rest {
-				rest[d] = kp.caps[d] - w[d]
+				rest[d] = kp.Caps[d] - w[d]
 			}
 			j := at[i]
 			if j < 0 {
 				// Not among pos: the best of the others in cap − w is all's.
 				r := 0
 				for d := range rest {
-					r += rest[d] * kp.stride[d]
+					r += rest[d] * kp.Stride[d]
 				}
 				if L-KP+all[r]+k.profit(a) <= lim {
 					k.dead[a] = true
@@ -625,8 +450,8 @@ func (k *knapLag) fixArcs(L, lim float64) []int32 {
 			for {
 				s1, s2 := 0, 0
 				for d := range co {
-					s1 += co[d] * kp.stride[d]
-					s2 += (rest[d] - co[d]) * kp.stride[d]
+					s1 += co[d] * kp.Stride[d]
+					s2 += (rest[d] - co[d]) * kp.Stride[d]
 				}
 				best = max(best, P[s1]+Q[s2])
 				d := 0
@@ -717,7 +542,7 @@ func (b *bnb) knapsackRoot() float64 {
 	// Subgradient steps at the nodes, when one evaluation of the knapsacks is cheap.
 	work := 0
 	for pl := range k.places {
-		work += k.places[pl].S * (len(k.places[pl].items) + 1)
+		work += k.places[pl].States * (len(k.places[pl].items) + 1)
 	}
 	if work <= nodeLagMaxWork {
 		b.lagIters = nodeLagIters

@@ -86,7 +86,7 @@ func TestKnapsackGrowingMatchesFull(t *testing.T) {
 				order[i] = i
 			}
 			k.table(kp, order, k.dp, false)
-			if want := k.dp[kp.S-1]; math.Abs(got-want) > 1e-9 {
+			if want := k.dp[kp.States-1]; math.Abs(got-want) > 1e-9 {
 				t.Fatalf("trial %d place %d (D=%d, %d items): growing %v, full %v", trial, pl, D, len(kp.items), got, want)
 			}
 			checkChoice(t, k, m, pl, got, trial)
