@@ -70,13 +70,13 @@ type bnb struct {
 	rootLo, rootUp []float64
 	applied        []fix // the fixes now in the LP's bounds
 
-	inc     *packing // best assignment found, or nil
+	inc     *euPrimal // best assignment found, or nil
 	incVal  float64
 	start   []int // previous assignment, for ties
 	pruned  float64
 	nodes   int
 	nextSeq int
-	work    *packing
+	work    *euPrimal
 
 	// The root LP, for reduced-cost fixing.
 	rootZ    float64
@@ -98,15 +98,15 @@ type bnb struct {
 	// after that, and the neighbourhoods searched around the incumbent.
 	rinsNext, rinsWait int
 	rinsSeen           map[uint64]bool
-	lagIters           int      // subgradient steps at a node (nodeBound)
-	order              []int32  // families by best score, for the knapsack primal
-	lagSol             *packing // the best assignment nodeBound found, to offer
+	lagIters           int       // subgradient steps at a node (nodeBound)
+	order              []int32   // families by best score, for the knapsack primal
+	lagSol             *euPrimal // the best assignment nodeBound found, to offer
 }
 
 // gapAbs is the absolute gap below which a node cannot improve on the incumbent.
 func (b *bnb) gapAbs() float64 { return b.opts.Gap * math.Max(1, math.Abs(b.incVal)) }
 
-func (b *bnb) offer(s *packing) {
+func (b *bnb) offer(s *euPrimal) {
 	if !s.feasible() {
 		return
 	}
@@ -150,14 +150,14 @@ func (b *bnb) fixByRootCosts() {
 func solveBnB(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 	l := newLP(p)
 	b := &bnb{ctx: ctx, p: p, l: l, opts: opts, pruned: math.Inf(-1), start: opts.Start,
-		rootLo: slices.Clone(l.lo), rootUp: slices.Clone(l.up), work: newPacking(p),
+		rootLo: slices.Clone(l.lo), rootUp: slices.Clone(l.up), work: newEUPrimal(p),
 		pcSum: make([][2]float64, l.nA), pcCnt: make([][2]int32, l.nA)}
 	if len(opts.Start) == p.n {
-		s := newPacking(p)
+		s := newEUPrimal(p)
 		if !s.fromPlaces(opts.Start) {
-			s.greedy(b.orderByScore(), func(a int32) float64 { return p.arcScore[a] })
+			s.fill(b.orderByScore(), p.arcScore)
 		}
-		s.improve(20)
+		s.climb(20)
 		b.offer(s)
 	}
 	res := l.solve(math.Inf(1), 1<<30)
@@ -397,7 +397,7 @@ func (b *bnb) apply(fixes []fix) {
 }
 
 // fromLP loads the LP's (integral) solution into s.
-func (b *bnb) fromLP(s *packing) {
+func (b *bnb) fromLP(s *euPrimal) {
 	p, l := b.p, b.l
 	for f := range p.n {
 		s.set(f, -1)
@@ -458,14 +458,15 @@ func (b *bnb) round() {
 	for i, r := range rest {
 		order[i] = r.f
 	}
-	s.greedy(order, func(a int32) float64 {
-		r := l.x[a]*1e6 + p.arcScore[a]
+	rank := make([]float64, len(p.arcPlace))
+	for a := range rank {
+		rank[a] = l.x[a]*1e6 + p.arcScore[a]
 		if b.start != nil && b.start[p.arcFam[a]] == int(p.arcPlace[a]) {
-			r += 1e-9
+			rank[a] += 1e-9
 		}
-		return r
-	})
-	s.improve(10)
+	}
+	s.fill(order, rank)
+	s.climb(10)
 	b.offer(s)
 }
 

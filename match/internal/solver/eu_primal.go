@@ -109,8 +109,9 @@ func (e *euPrimal) score(a int32) float64 {
 }
 
 // fits says whether family f may move from its arc to arc b (-1: out) without
-// breaking a capacity or taking a minimum further below its bound (the meaning of
-// packing.fits).
+// breaking a capacity or taking a minimum further below its bound. Moves that fit
+// keep every capacity, so an assignment is feasible as soon as the families that
+// must be placed are and the minimums are met.
 func (e *euPrimal) fits(f int, b int32) bool {
 	a := e.arc[f]
 	if a == b {
@@ -119,7 +120,12 @@ func (e *euPrimal) fits(f int, b int32) bool {
 	p := e.p
 	ra, rb := e.rowsOf(a), e.rowsOf(b)
 	leaving := func(k int32) bool {
-		return p.rowKind[k] != rowMin || e.used[k]-p.coef(f, p.rowDim[k]) >= p.rowLo[k]-tolLoad
+		// A row the family has no coefficient in does not change.
+		if p.rowKind[k] != rowMin {
+			return true
+		}
+		c := p.coef(f, p.rowDim[k])
+		return c == 0 || e.used[k]-c >= p.rowLo[k]-tolLoad
 	}
 	i := 0
 	for _, k := range rb {
@@ -192,23 +198,6 @@ func (e *euPrimal) feasible() bool {
 		}
 	}
 	return true
-}
-
-// toPacking writes the assignment into s.
-func (e *euPrimal) toPacking(s *packing) {
-	for f := range e.arc {
-		s.set(f, e.arc[f])
-	}
-}
-
-// fromPacking loads s's assignment.
-func (e *euPrimal) fromPacking(s *packing) {
-	e.reset()
-	for f, a := range s.arc {
-		if a >= 0 {
-			e.set(f, a)
-		}
-	}
 }
 
 // places is the assignment in model places.

@@ -147,8 +147,9 @@ func (u *euDual) repair(e *euPrimal, dirty, freed []int32) {
 // placeMust places family f, which must be placed and is out (a pin to a full
 // place), on one of its arcs, moving at most one family there out of the way, to
 // its best arc elsewhere that fits, or out when it need not be placed: the choice
-// that loses least. Without it the repair would fall back on packing's, which
-// needs the arcs' coefficient lists (far more than a re-solve's time at EU scale).
+// that loses least. Without it the repair would fall back on placeMusts, which
+// tries every family at every place of f (far more than a re-solve's time at EU
+// scale).
 // It reports whether f was placed.
 func (e *euPrimal) placeMust(f int) bool {
 	p := e.p

@@ -867,8 +867,8 @@ func flowFallback(p *prob) *Solution {
 			bound += best[f]
 		}
 	}
-	s := newPacking(p)
-	s.greedy(orderBy(p, best), func(a int32) float64 { return p.arcScore[a] })
+	s := newEUPrimal(p)
+	s.fill(orderBy(p, best), p.arcScore)
 	if !s.feasible() {
 		return nil
 	}

@@ -300,7 +300,7 @@ func (k *knapLag) evaluate() float64 {
 
 // primal builds an assignment from the knapsack solutions: each family keeps its
 // best chosen arc that fits, then the rest are placed greedily and improved.
-func (k *knapLag) primal(s *packing, order []int32) {
+func (k *knapLag) primal(s *euPrimal, order []int32) {
 	p := k.p
 	for f := range p.n {
 		s.set(f, -1)
@@ -323,8 +323,12 @@ func (k *knapLag) primal(s *packing, order []int32) {
 			s.set(f, a)
 		}
 	}
-	s.greedy(order, func(a int32) float64 { return k.profit(a) })
-	s.improve(5)
+	rank := make([]float64, len(p.arcPlace))
+	for a := range rank {
+		rank[a] = k.profit(int32(a))
+	}
+	s.fill(order, rank)
+	s.climb(5)
 }
 
 // optimize runs projected subgradient steps on u from its current value, with

@@ -321,18 +321,14 @@ func (u *euDual) fillByRegret(e *euPrimal) {
 }
 
 // fixMustAndMins places the families that must be placed and are not, and meets
-// the minimums, with packing's repairs, when needed.
+// the minimums, with the exact method's repairs (heur.go), when needed.
 func (e *euPrimal) fixMustAndMins() {
 	if e.feasible() {
 		return
 	}
-	lagTrace("repair by packing (must, minimums)")
-	e.p.buildCoefs()
-	s := newPacking(e.p)
-	e.toPacking(s)
-	s.placeMust()
-	s.meetMins()
-	e.fromPacking(s)
+	lagTrace("repair (must, minimums)")
+	e.placeMusts()
+	e.meetMins()
 }
 
 // primal builds an assignment (construct) and improves it (improve).
@@ -422,8 +418,8 @@ func (u *euDual) improve(e *euPrimal, rounds int, stop func() bool) {
 // fromPlaces loads an assignment by model place (a previous solution): placements
 // that are no longer arcs are dropped, then, in each overfull row, the families
 // that need not be placed and score least leave first, until every capacity holds
-// (as packing.fromPlaces, without the arcs' coefficients packing needs).
-func (e *euPrimal) fromPlaces(place []int) {
+// It reports whether the result is feasible as it stands.
+func (e *euPrimal) fromPlaces(place []int) bool {
 	p := e.p
 	e.reset()
 	for f := range min(len(place), p.n) {
@@ -461,6 +457,7 @@ func (e *euPrimal) fromPlaces(place []int) {
 			e.set(f, -1)
 		}
 	}
+	return e.feasible()
 }
 
 // lagTrace reports progress and lagDebug inspects the final search state (tests

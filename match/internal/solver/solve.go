@@ -106,8 +106,8 @@ func newProb(m *Model) (*prob, error) {
 }
 
 // newProbRows is newProb without the arcs' coefficients (buildCoefs): at EU scale
-// they are most of the set-up time, and the Lagrangian method needs them only for
-// packing's repairs, which build them when they are needed (needCoefs).
+// they are most of the set-up time, and the Lagrangian method does not need them
+// (its assignments keep each place's rows instead).
 func newProbRows(m *Model) (*prob, error) {
 	n, D := len(m.Families), m.Dims
 	p := &prob{m: m, n: n, D: D,
