@@ -12,4 +12,22 @@
 //	           Σ_f need[f,d] · Σ_{p∈G} x[f,p] ≤ cap[G,d]   every group G (a state over its localities)
 //	           Σ_f size[f] · Σ_{p∈R} x[f,p] ≥ min[R]       every minimum row R (balance)
 //	           x[f,p] ∈ {0,1}, only for the arcs (compatible pairs) listed
+//
+// This package is the problem side: IDs, validation, explanations and file formats.
+// The methods that solve a Model live in internal/solver, which never sees a
+// Problem; Model, Solution and Options are its types, named here as aliases.
+//
+// Files:
+//
+//	problem.go        Problem, Compile (section by section), Index, Result
+//	parse.go          ParseProblem and WriteJSON (the file format; schema.json)
+//	generate.go       Generate: synthetic EU-scale problems
+//	explain.go        Explain, WhyUnplaced, Override, Resolve (after an override)
+//	export.go         WriteLP, WriteMPS (for cbc and other solvers)
+//	model.go          the model types (aliases) and Solve
+//	hias/             the HIAS FY2017 instance as a Model
+//	internal/solver   the methods: exact branch-and-bound on the LP, network flow,
+//	                  the Lagrangian method for the large models
+//	internal/knapsack the multi-dimensional knapsack program the methods share
+//	internal/lbfgs    the projected L-BFGS of the Lagrangian method's dual
 package match
