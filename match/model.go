@@ -4,6 +4,9 @@ import (
 	"context"
 
 	"solidarity/match/internal/solver"
+	"solidarity/match/internal/solver/bnb"
+	"solidarity/match/internal/solver/flow"
+	"solidarity/match/internal/solver/lagrange"
 )
 
 // The model in indices and what a solve returns are defined with the solvers
@@ -42,5 +45,14 @@ const (
 // Solve finds an optimal assignment, or the best within opts' limits with a proven
 // bound. It is deterministic for a given model and options (the time limit aside).
 func Solve(ctx context.Context, m *Model, opts Options) (*Solution, error) {
-	return solver.Solve(ctx, m, opts)
+	return solver.Solve(ctx, m, opts, methods)
+}
+
+// methods are the methods Solve chooses from (solver.Methods.Dispatch).
+var methods = newMethods()
+
+func newMethods() *solver.Methods {
+	ms := &solver.Methods{Flow: flow.Method{}, Shaped: flow.Shaped, Fallback: flow.Fallback, Large: lagrange.Method{}}
+	ms.Exact = bnb.Method{Methods: ms} // its sub-problems are dispatched too
+	return ms
 }

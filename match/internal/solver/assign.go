@@ -9,122 +9,122 @@ import (
 // euPrimal is an assignment for the large models with what the local search needs
 // to be fast: the coupling rows of each place (capacity checks merge two short
 // sorted lists), the families at each place (whom to move out of the way).
-type euPrimal struct {
-	p      *prob
-	plRows [][]int32 // per place: its coupling rows (< K0), ascending
-	arc    []int32   // per family: its arc, or -1
-	used   []float64 // per row
-	value  float64
-	at     [][]int32 // per place: the families there
-	pos    []int32   // per family: index in at[its place]
+type Assignment struct {
+	P      *Prob
+	PlRows [][]int32 // per place: its coupling rows (< K0), ascending
+	Arc    []int32   // per family: its arc, or -1
+	Used   []float64 // per row
+	Value  float64
+	At     [][]int32 // per place: the families there
+	Pos    []int32   // per family: index in at[its place]
 
-	delta   []float64 // scratch per row
-	touched []int32
-	blk     []int32
-	blkBy   []float64
-	stop    func() bool // when it returns true, searches end early (a time limit)
-	best    []float64   // per family: its best score (bestScore)
-	ver     []uint32    // per place: changes of its families (repack skips places that did not change)
+	Delta   []float64 // scratch per row
+	Touched []int32
+	Blk     []int32
+	BlkBy   []float64
+	Stop    func() bool // when it returns true, searches end early (a time limit)
+	Best    []float64   // per family: its best score (bestScore)
+	Ver     []uint32    // per place: changes of its families (repack skips places that did not change)
 }
 
-func newEUPrimal(p *prob) *euPrimal {
-	m := p.m
-	e := &euPrimal{p: p, plRows: make([][]int32, len(m.Places)), arc: make([]int32, p.n),
-		used: make([]float64, p.K0), at: make([][]int32, len(m.Places)), pos: make([]int32, p.n),
-		delta: make([]float64, p.K0), ver: make([]uint32, len(m.Places))}
+func NewAssignment(p *Prob) *Assignment {
+	m := p.M
+	e := &Assignment{P: p, PlRows: make([][]int32, len(m.Places)), Arc: make([]int32, p.N),
+		Used: make([]float64, p.K0), At: make([][]int32, len(m.Places)), Pos: make([]int32, p.N),
+		Delta: make([]float64, p.K0), Ver: make([]uint32, len(m.Places))}
 	for k := range p.K0 {
 		var pls []int
-		switch p.rowKind[k] {
-		case rowPlace:
-			pls = []int{int(p.rowRef[k])}
-		case rowGroup:
-			pls = m.Groups[p.rowRef[k]].Places
-		case rowMin:
-			pls = m.Mins[p.rowRef[k]].Places
+		switch p.RowKind[k] {
+		case RowPlace:
+			pls = []int{int(p.RowRef[k])}
+		case RowGroup:
+			pls = m.Groups[p.RowRef[k]].Places
+		case RowMin:
+			pls = m.Mins[p.RowRef[k]].Places
 		}
 		for _, pl := range pls {
 			// A place listed twice in a row counts twice, as in the model.
-			e.plRows[pl] = append(e.plRows[pl], int32(k))
+			e.PlRows[pl] = append(e.PlRows[pl], int32(k))
 		}
 	}
-	for f := range e.arc {
-		e.arc[f] = -1
+	for f := range e.Arc {
+		e.Arc[f] = -1
 	}
 	return e
 }
 
-func (e *euPrimal) stopped() bool { return e.stop != nil && e.stop() }
+func (e *Assignment) Stopped() bool { return e.Stop != nil && e.Stop() }
 
-func (e *euPrimal) reset() {
-	for f := range e.arc {
-		e.arc[f] = -1
+func (e *Assignment) Reset() {
+	for f := range e.Arc {
+		e.Arc[f] = -1
 	}
-	clear(e.used)
-	e.value = 0
-	for pl := range e.at {
-		e.at[pl] = e.at[pl][:0]
-		e.ver[pl]++
+	clear(e.Used)
+	e.Value = 0
+	for pl := range e.At {
+		e.At[pl] = e.At[pl][:0]
+		e.Ver[pl]++
 	}
 }
 
-func (e *euPrimal) clone() *euPrimal {
+func (e *Assignment) Clone() *Assignment {
 	c := *e
-	c.arc = slices.Clone(e.arc)
-	c.used = slices.Clone(e.used)
-	c.pos = slices.Clone(e.pos)
-	c.at = make([][]int32, len(e.at))
-	for pl := range e.at {
-		c.at[pl] = slices.Clone(e.at[pl])
+	c.Arc = slices.Clone(e.Arc)
+	c.Used = slices.Clone(e.Used)
+	c.Pos = slices.Clone(e.Pos)
+	c.At = make([][]int32, len(e.At))
+	for pl := range e.At {
+		c.At[pl] = slices.Clone(e.At[pl])
 	}
-	c.delta = make([]float64, len(e.delta))
-	c.ver = make([]uint32, len(e.ver))
-	c.touched = nil
+	c.Delta = make([]float64, len(e.Delta))
+	c.Ver = make([]uint32, len(e.Ver))
+	c.Touched = nil
 	return &c
 }
 
-func (e *euPrimal) copyFrom(o *euPrimal) {
-	copy(e.arc, o.arc)
-	copy(e.used, o.used)
-	copy(e.pos, o.pos)
-	e.value = o.value
-	for pl := range e.at {
-		e.at[pl] = append(e.at[pl][:0], o.at[pl]...)
-		e.ver[pl]++
+func (e *Assignment) CopyFrom(o *Assignment) {
+	copy(e.Arc, o.Arc)
+	copy(e.Used, o.Used)
+	copy(e.Pos, o.Pos)
+	e.Value = o.Value
+	for pl := range e.At {
+		e.At[pl] = append(e.At[pl][:0], o.At[pl]...)
+		e.Ver[pl]++
 	}
 }
 
-func (e *euPrimal) rowsOf(a int32) []int32 {
+func (e *Assignment) RowsOf(a int32) []int32 {
 	if a < 0 {
 		return nil
 	}
-	return e.plRows[e.p.arcPlace[a]]
+	return e.PlRows[e.P.ArcPlace[a]]
 }
 
-func (e *euPrimal) score(a int32) float64 {
+func (e *Assignment) Score(a int32) float64 {
 	if a < 0 {
 		return 0
 	}
-	return e.p.arcScore[a]
+	return e.P.ArcScore[a]
 }
 
 // fits says whether family f may move from its arc to arc b (-1: out) without
 // breaking a capacity or taking a minimum further below its bound. Moves that fit
 // keep every capacity, so an assignment is feasible as soon as the families that
 // must be placed are and the minimums are met.
-func (e *euPrimal) fits(f int, b int32) bool {
-	a := e.arc[f]
+func (e *Assignment) Fits(f int, b int32) bool {
+	a := e.Arc[f]
 	if a == b {
 		return true
 	}
-	p := e.p
-	ra, rb := e.rowsOf(a), e.rowsOf(b)
+	p := e.P
+	ra, rb := e.RowsOf(a), e.RowsOf(b)
 	leaving := func(k int32) bool {
 		// A row the family has no coefficient in does not change.
-		if p.rowKind[k] != rowMin {
+		if p.RowKind[k] != RowMin {
 			return true
 		}
-		c := p.coef(f, p.rowDim[k])
-		return c == 0 || e.used[k]-c >= p.rowLo[k]-tolLoad
+		c := p.Coef(f, p.RowDim[k])
+		return c == 0 || e.Used[k]-c >= p.RowLo[k]-TolLoad
 	}
 	i := 0
 	for _, k := range rb {
@@ -138,7 +138,7 @@ func (e *euPrimal) fits(f int, b int32) bool {
 			i++
 			continue
 		}
-		if c := p.coef(f, p.rowDim[k]); c > 0 && e.used[k]+c > p.rowHi[k]+tolLoad {
+		if c := p.Coef(f, p.RowDim[k]); c > 0 && e.Used[k]+c > p.RowHi[k]+TolLoad {
 			return false
 		}
 	}
@@ -151,48 +151,48 @@ func (e *euPrimal) fits(f int, b int32) bool {
 }
 
 // set moves f to arc b without checks.
-func (e *euPrimal) set(f int, b int32) {
-	p := e.p
-	a := e.arc[f]
+func (e *Assignment) Set(f int, b int32) {
+	p := e.P
+	a := e.Arc[f]
 	if a == b {
 		return
 	}
 	if a >= 0 {
-		for _, k := range e.rowsOf(a) {
-			e.used[k] -= p.coef(f, p.rowDim[k])
+		for _, k := range e.RowsOf(a) {
+			e.Used[k] -= p.Coef(f, p.RowDim[k])
 		}
-		e.value -= p.arcScore[a]
-		pl := p.arcPlace[a]
-		e.ver[pl]++
-		list := e.at[pl]
-		i := e.pos[f]
+		e.Value -= p.ArcScore[a]
+		pl := p.ArcPlace[a]
+		e.Ver[pl]++
+		list := e.At[pl]
+		i := e.Pos[f]
 		last := list[len(list)-1]
 		list[i] = last
-		e.pos[last] = i
-		e.at[pl] = list[:len(list)-1]
+		e.Pos[last] = i
+		e.At[pl] = list[:len(list)-1]
 	}
 	if b >= 0 {
-		for _, k := range e.rowsOf(b) {
-			e.used[k] += p.coef(f, p.rowDim[k])
+		for _, k := range e.RowsOf(b) {
+			e.Used[k] += p.Coef(f, p.RowDim[k])
 		}
-		e.value += p.arcScore[b]
-		pl := p.arcPlace[b]
-		e.ver[pl]++
-		e.pos[f] = int32(len(e.at[pl]))
-		e.at[pl] = append(e.at[pl], int32(f))
+		e.Value += p.ArcScore[b]
+		pl := p.ArcPlace[b]
+		e.Ver[pl]++
+		e.Pos[f] = int32(len(e.At[pl]))
+		e.At[pl] = append(e.At[pl], int32(f))
 	}
-	e.arc[f] = b
+	e.Arc[f] = b
 }
 
-func (e *euPrimal) feasible() bool {
-	p := e.p
-	for f, a := range e.arc {
-		if a < 0 && p.must[f] {
+func (e *Assignment) Feasible() bool {
+	p := e.P
+	for f, a := range e.Arc {
+		if a < 0 && p.Must[f] {
 			return false
 		}
 	}
-	for k, u := range e.used {
-		if u > p.rowHi[k]+tolLoad || u < p.rowLo[k]-tolLoad {
+	for k, u := range e.Used {
+		if u > p.RowHi[k]+TolLoad || u < p.RowLo[k]-TolLoad {
 			return false
 		}
 	}
@@ -200,23 +200,23 @@ func (e *euPrimal) feasible() bool {
 }
 
 // places is the assignment in model places.
-func (e *euPrimal) places() []int {
-	out := make([]int, len(e.arc))
-	for f, a := range e.arc {
+func (e *Assignment) Places() []int {
+	out := make([]int, len(e.Arc))
+	for f, a := range e.Arc {
 		out[f] = -1
 		if a >= 0 {
-			out[f] = int(e.p.arcPlace[a])
+			out[f] = int(e.P.ArcPlace[a])
 		}
 	}
 	return out
 }
 
 // arcAt is f's arc to place pl, or -1 (arcs are in increasing place order).
-func (e *euPrimal) arcAt(f int, pl int32) int32 {
-	p := e.p
-	lo, hi := int(p.famStart[f]), int(p.famStart[f+1])
-	i := lo + sort.Search(hi-lo, func(i int) bool { return p.arcPlace[lo+i] >= pl })
-	if i < hi && p.arcPlace[i] == pl {
+func (e *Assignment) ArcAt(f int, pl int32) int32 {
+	p := e.P
+	lo, hi := int(p.FamStart[f]), int(p.FamStart[f+1])
+	i := lo + sort.Search(hi-lo, func(i int) bool { return p.ArcPlace[lo+i] >= pl })
+	if i < hi && p.ArcPlace[i] == pl {
 		return int32(i)
 	}
 	return -1
@@ -225,38 +225,38 @@ func (e *euPrimal) arcAt(f int, pl int32) int32 {
 // greedy places the families that are out in the given order, each on its fitting
 // arc that rank prefers (higher is better), when it must be placed or the arc's
 // score is positive.
-func (e *euPrimal) greedy(order []int32, rank []float64) {
-	p := e.p
+func (e *Assignment) Greedy(order []int32, rank []float64) {
+	p := e.P
 	for _, ff := range order {
 		f := int(ff)
-		if e.arc[f] >= 0 {
+		if e.Arc[f] >= 0 {
 			continue
 		}
 		best, bestR := int32(-1), 0.0
-		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
-			if !p.must[f] && p.arcScore[a] <= 0 {
+		for a := p.FamStart[f]; a < p.FamStart[f+1]; a++ {
+			if !p.Must[f] && p.ArcScore[a] <= 0 {
 				continue
 			}
-			if r := rank[a]; (best < 0 || r > bestR) && e.fits(f, a) {
+			if r := rank[a]; (best < 0 || r > bestR) && e.Fits(f, a) {
 				best, bestR = a, r
 			}
 		}
 		if best >= 0 {
-			e.set(f, best)
+			e.Set(f, best)
 		}
 	}
 }
 
 // orderBy lists the families, those that must be placed first, then by key
 // decreasing (ties by index).
-func orderBy(p *prob, key []float64) []int32 {
-	order := make([]int32, p.n)
+func OrderBy(p *Prob, key []float64) []int32 {
+	order := make([]int32, p.N)
 	for f := range order {
 		order[f] = int32(f)
 	}
 	slices.SortStableFunc(order, func(x, y int32) int {
-		if p.must[x] != p.must[y] {
-			if p.must[x] {
+		if p.Must[x] != p.Must[y] {
+			if p.Must[x] {
 				return -1
 			}
 			return 1
@@ -264,4 +264,49 @@ func orderBy(p *prob, key []float64) []int32 {
 		return cmp.Compare(key[y], key[x])
 	})
 	return order
+}
+
+// fromPlaces loads an assignment by model place (a previous solution): placements
+// that are no longer arcs are dropped, then, in each overfull row, the families
+// that need not be placed and score least leave first, until every capacity holds
+// It reports whether the result is feasible as it stands.
+func (e *Assignment) FromPlaces(place []int) bool {
+	p := e.P
+	e.Reset()
+	for f := range min(len(place), p.N) {
+		if place[f] < 0 {
+			continue
+		}
+		if a := e.ArcAt(f, int32(place[f])); a >= 0 {
+			e.Set(f, a)
+		}
+	}
+	var in []int
+	for k := range p.K0 {
+		if e.Used[k] <= p.RowHi[k]+TolLoad {
+			continue
+		}
+		in = in[:0]
+		for f, a := range e.Arc {
+			if a >= 0 && p.Coef(f, p.RowDim[k]) != 0 && slices.Contains(e.RowsOf(a), int32(k)) {
+				in = append(in, f)
+			}
+		}
+		slices.SortStableFunc(in, func(x, y int) int {
+			if p.Must[x] != p.Must[y] {
+				if p.Must[x] {
+					return 1
+				}
+				return -1
+			}
+			return cmp.Compare(p.ArcScore[e.Arc[x]], p.ArcScore[e.Arc[y]])
+		})
+		for _, f := range in {
+			if e.Used[k] <= p.RowHi[k]+TolLoad {
+				break
+			}
+			e.Set(f, -1)
+		}
+	}
+	return e.Feasible()
 }

@@ -112,58 +112,58 @@ func TestAssignmentBrute(t *testing.T) {
 	checked := 0
 	for trial := range 400 {
 		m := tinyModel(r)
-		p, err := newProb(m)
+		p, err := NewProb(m)
 		if err != nil {
 			continue // statically infeasible
 		}
-		e := newEUPrimal(p)
+		e := NewAssignment(p)
 		n := len(m.Families)
 		// Per family: the index of its arc among the problem's (newProb drops those
 		// it cannot take), the number of them for out.
 		arcs := make([]int32, n)
-		nArcs := func(f int) int32 { return p.famStart[f+1] - p.famStart[f] }
+		nArcs := func(f int) int32 { return p.FamStart[f+1] - p.FamStart[f] }
 		for {
 			place := make([]int, n)
 			for f := range n {
 				a := int32(-1)
 				if arcs[f] < nArcs(f) {
-					a = p.famStart[f] + arcs[f]
-					place[f] = int(p.arcPlace[a])
+					a = p.FamStart[f] + arcs[f]
+					place[f] = int(p.ArcPlace[a])
 				} else {
 					place[f] = -1
 				}
-				e.set(f, a)
+				e.Set(f, a)
 			}
 			v, verr := m.Value(place)
-			if e.feasible() != (verr == nil) {
-				t.Fatalf("trial %d, %v: feasible %v, model says %v", trial, place, e.feasible(), verr)
+			if e.Feasible() != (verr == nil) {
+				t.Fatalf("trial %d, %v: feasible %v, model says %v", trial, place, e.Feasible(), verr)
 			}
-			if verr == nil && math.Abs(e.value-v) > 1e-9 {
-				t.Fatalf("trial %d, %v: value %v, model's %v", trial, place, e.value, v)
+			if verr == nil && math.Abs(e.Value-v) > 1e-9 {
+				t.Fatalf("trial %d, %v: value %v, model's %v", trial, place, e.Value, v)
 			}
 			checkAssignmentAt(t, e, place)
 			for f := range n {
-				for b := p.famStart[f] - 1; b < p.famStart[f+1]; b++ {
-					if b < p.famStart[f] {
+				for b := p.FamStart[f] - 1; b < p.FamStart[f+1]; b++ {
+					if b < p.FamStart[f] {
 						b = -1
 					}
 					moved := append([]int(nil), place...)
 					moved[f] = -1
 					if b >= 0 {
-						moved[f] = int(p.arcPlace[b])
+						moved[f] = int(p.ArcPlace[b])
 					}
-					if got, want := e.fits(f, b), bruteFits(m, place, moved); got != want {
+					if got, want := e.Fits(f, b), bruteFits(m, place, moved); got != want {
 						t.Fatalf("trial %d, %v: fits(%d, to %d) = %v, want %v", trial, place, f, moved[f], got, want)
 					}
 					if b < 0 {
-						b = p.famStart[f] - 1
+						b = p.FamStart[f] - 1
 					}
 				}
 			}
 			if verr == nil {
-				c := newEUPrimal(p)
-				if !c.fromPlaces(place) || c.value != e.value {
-					t.Fatalf("trial %d, %v: fromPlaces of a feasible assignment: value %v, want %v", trial, place, c.value, e.value)
+				c := NewAssignment(p)
+				if !c.FromPlaces(place) || c.Value != e.Value {
+					t.Fatalf("trial %d, %v: fromPlaces of a feasible assignment: value %v, want %v", trial, place, c.Value, e.Value)
 				}
 			}
 			checked++
@@ -188,18 +188,18 @@ func TestAssignmentBrute(t *testing.T) {
 
 // checkAssignmentAt fails unless e's arcs are place and its row use and place lists
 // are those of its arcs.
-func checkAssignmentAt(t *testing.T, e *euPrimal, place []int) {
+func checkAssignmentAt(t *testing.T, e *Assignment, place []int) {
 	t.Helper()
-	p := e.p
+	p := e.P
 	used := make([]float64, p.K0)
-	for f, a := range e.arc {
+	for f, a := range e.Arc {
 		want := -1
 		if a >= 0 {
-			want = int(p.arcPlace[a])
-			for _, k := range e.rowsOf(a) {
-				used[k] += p.coef(f, p.rowDim[k])
+			want = int(p.ArcPlace[a])
+			for _, k := range e.RowsOf(a) {
+				used[k] += p.Coef(f, p.RowDim[k])
 			}
-			if e.at[p.arcPlace[a]][e.pos[f]] != int32(f) {
+			if e.At[p.ArcPlace[a]][e.Pos[f]] != int32(f) {
 				t.Fatalf("family %d not listed at its place", f)
 			}
 		}
@@ -208,8 +208,8 @@ func checkAssignmentAt(t *testing.T, e *euPrimal, place []int) {
 		}
 	}
 	for k := range used {
-		if used[k] != e.used[k] {
-			t.Fatalf("row %d use %v, its arcs add up to %v", k, e.used[k], used[k])
+		if used[k] != e.Used[k] {
+			t.Fatalf("row %d use %v, its arcs add up to %v", k, e.Used[k], used[k])
 		}
 	}
 }

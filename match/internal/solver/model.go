@@ -11,7 +11,6 @@
 package solver
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"time"
@@ -116,10 +115,6 @@ type Options struct {
 	// Prices are the previous solve's Solution.Prices, used with Start (Resolve
 	// passes them on).
 	Prices *Prices
-
-	// nodeLimit stops a search after that many nodes (0: none); set only on the
-	// sub-problems of rins.go, so that they stay deterministic.
-	nodeLimit int
 }
 
 // Validate checks a model's shape: dimensions, non-negative needs and capacities,
@@ -248,26 +243,4 @@ func (m *Model) Value(place []int) (float64, error) {
 		}
 	}
 	return v, nil
-}
-
-// Solve finds an optimal assignment, or the best within opts' limits with a proven
-// bound. It is deterministic for a given model and options (the time limit aside).
-func Solve(ctx context.Context, m *Model, opts Options) (*Solution, error) {
-	if err := m.Validate(); err != nil {
-		return nil, err
-	}
-	if opts.Gap <= 0 {
-		opts.Gap = 1e-9
-	}
-	if opts.TimeLimit > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opts.TimeLimit)
-		defer cancel()
-	}
-	start := time.Now()
-	s, err := solve(ctx, m, opts)
-	if s != nil {
-		s.Elapsed = time.Since(start)
-	}
-	return s, err
 }

@@ -1,10 +1,7 @@
 package solver
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 )
@@ -31,94 +28,94 @@ import (
 
 // maxLPRows is the largest number of coupling rows for which the exact LP-based
 // branch-and-bound is used; the dense working basis is maxLPRows² floats.
-const maxLPRows = 400
+const MaxLPRows = 400
 
-type rowKind int8
+type RowKind int8
 
 const (
-	rowPlace rowKind = iota // capacity of one place in one dimension
-	rowGroup                // capacity of a group in one dimension
-	rowMin                  // minimum intake over some places
-	rowCut                  // a cut added by the branch-and-bound (bnb_cuts.go)
+	RowPlace RowKind = iota // capacity of one place in one dimension
+	RowGroup                // capacity of a group in one dimension
+	RowMin                  // minimum intake over some places
+	RowCut                  // a cut added by the branch-and-bound (bnb_cuts.go)
 )
 
 // prob is a Model prepared for solving. Arcs are numbered 0..len(arcPlace)-1 in
 // family order (CSR: family f owns arcs famStart[f]..famStart[f+1]-1).
-type prob struct {
-	m    *Model
-	n, D int
+type Prob struct {
+	M    *Model
+	N, D int
 
-	need []float64 // n·D
-	size []float64 // n: persons (sum over dimensions)
-	must []bool
+	Need []float64 // n·D
+	Size []float64 // n: persons (sum over dimensions)
+	Must []bool
 
-	famStart []int32
-	arcFam   []int32
-	arcPlace []int32
-	arcScore []float64
+	FamStart []int32
+	ArcFam   []int32
+	ArcPlace []int32
+	ArcScore []float64
 
 	// Coupling rows: lo ≤ Σ coef·x ≤ hi. The first K0 are the model's; rows K0..K-1
 	// are cuts, valid for assignments better than the incumbent, which the
 	// heuristics ignore.
 	K, K0   int
-	rowKind []rowKind
-	rowRef  []int32 // index of the place, group or minimum in the model
-	rowDim  []int32 // dimension, or -1 for persons
-	rowLo   []float64
-	rowHi   []float64
+	RowKind []RowKind
+	RowRef  []int32 // index of the place, group or minimum in the model
+	RowDim  []int32 // dimension, or -1 for persons
+	RowLo   []float64
+	RowHi   []float64
 
 	// The coupling-row part of each arc's column (CSR over arcs; buildCoefs), and
 	// the model's rows of each place (placeRows).
-	placeRows [][]int32
-	cStart    []int32
-	cRow      []int32
-	cVal      []float64
+	PlaceRows [][]int32
+	CStart    []int32
+	CRow      []int32
+	CVal      []float64
 }
 
 // coef is family f's coefficient in a row of dimension dim.
-func (p *prob) coef(f int, dim int32) float64 {
+func (p *Prob) Coef(f int, dim int32) float64 {
 	if dim < 0 {
-		return p.size[f]
+		return p.Size[f]
 	}
-	return p.need[f*p.D+int(dim)]
+	return p.Need[f*p.D+int(dim)]
 }
 
 // infeasibleError carries the reason of a model that cannot be solved.
-type infeasibleError struct{ reason string }
+type InfeasibleError struct{ Reason string }
 
-func (e *infeasibleError) Error() string { return e.reason }
+func (e *InfeasibleError) Error() string { return e.Reason }
 
 func infeasible(format string, args ...any) error {
-	return &infeasibleError{reason: fmt.Sprintf(format, args...)}
+	return &InfeasibleError{Reason: fmt.Sprintf(format, args...)}
 }
 
 // newProb prepares m. It returns an *infeasibleError when a simple counting argument
 // already shows that no assignment exists: a family that must be placed but fits
 // nowhere, pinned families that overfill their place, a minimum that all the
 // families that could go there cannot reach.
-func newProb(m *Model) (*prob, error) {
-	p, err := newProbRows(m)
+func NewProb(m *Model) (*Prob, error) {
+	p, err := NewProbRows(m)
 	if err != nil {
 		return nil, err
 	}
-	p.buildCoefs()
+	p.BuildCoefs()
 	return p, nil
 }
 
 // newProbRows is newProb without the arcs' coefficients (buildCoefs): at EU scale
 // they are most of the set-up time, and the Lagrangian method does not need them
 // (its assignments keep each place's rows instead).
-func newProbRows(m *Model) (*prob, error) {
+func NewProbRows(m *Model) (*Prob, error) {
 	n, D := len(m.Families), m.Dims
-	p := &prob{m: m, n: n, D: D,
-		need: make([]float64, n*D), size: make([]float64, n), must: make([]bool, n),
-		famStart: make([]int32, n+1)}
+	p := &Prob{M: m, N: n, D: D,
+		Need: make([]float64, n*D), Size: make([]float64, n), Must: make([]bool, n),
+		FamStart: make([]int32, n+1)}
 	for f := range m.Families {
 		fam := &m.Families[f]
-		p.must[f] = fam.Must
+		p.Must[f] = fam.Must
 		for d, v := range fam.Need {
-			p.need[f*D+d] = float64(v)
-			p.size[f] += float64(v)
+			p.Need[f*D+d] = float64(v)
+			p.Size[f] += float64(v)
 		}
 	}
 	// The groups containing each place, to test whether a family fits a place alone.
@@ -175,9 +172,9 @@ func newProbRows(m *Model) (*prob, error) {
 	}
 	// At EU scale there are millions of arcs: growing the slices would copy them
 	// over and over (most of the set-up time).
-	p.arcFam = make([]int32, 0, nArcs)
-	p.arcPlace = make([]int32, 0, nArcs)
-	p.arcScore = make([]float64, 0, nArcs)
+	p.ArcFam = make([]int32, 0, nArcs)
+	p.ArcPlace = make([]int32, 0, nArcs)
+	p.ArcScore = make([]float64, 0, nArcs)
 	for f := range m.Families {
 		fam := &m.Families[f]
 		for _, a := range fam.Arcs {
@@ -187,12 +184,12 @@ func newProbRows(m *Model) (*prob, error) {
 			if a.Score < 0 && !fam.Must && !keepNegative {
 				continue
 			}
-			p.arcFam = append(p.arcFam, int32(f))
-			p.arcPlace = append(p.arcPlace, int32(a.Place))
-			p.arcScore = append(p.arcScore, a.Score)
+			p.ArcFam = append(p.ArcFam, int32(f))
+			p.ArcPlace = append(p.ArcPlace, int32(a.Place))
+			p.ArcScore = append(p.ArcScore, a.Score)
 		}
-		p.famStart[f+1] = int32(len(p.arcPlace))
-		if fam.Must && p.famStart[f+1] == p.famStart[f] {
+		p.FamStart[f+1] = int32(len(p.ArcPlace))
+		if fam.Must && p.FamStart[f+1] == p.FamStart[f] {
 			if len(fam.Arcs) == 0 {
 				return nil, infeasible("family %d must be placed but has no allowed place", f)
 			}
@@ -219,12 +216,12 @@ func newProbRows(m *Model) (*prob, error) {
 
 // checkPins adds up, for each place and group, the needs of the families that must be
 // placed and have a single arc left: if they overfill it, that is the reason.
-func (p *prob) checkPins(placeGroups [][]int) error {
-	m := p.m
+func (p *Prob) checkPins(placeGroups [][]int) error {
+	m := p.M
 	pinned := make(map[int][]int) // place → pinned families (only built for pins)
-	for f := range p.n {
-		if p.must[f] && p.famStart[f+1]-p.famStart[f] == 1 {
-			pl := int(p.arcPlace[p.famStart[f]])
+	for f := range p.N {
+		if p.Must[f] && p.FamStart[f+1]-p.FamStart[f] == 1 {
+			pl := int(p.ArcPlace[p.FamStart[f]])
 			pinned[pl] = append(pinned[pl], f)
 		}
 	}
@@ -247,7 +244,7 @@ func (p *prob) checkPins(placeGroups [][]int) error {
 		for d := range p.D {
 			if s, c := sum(pinned[pl], d), m.Places[pl].Cap[d]; s > c {
 				return infeasible("place %d: the families that must go there (%s) need %d > capacity %d in dimension %d",
-					pl, listInts(pinned[pl]), s, c, d)
+					pl, ListInts(pinned[pl]), s, c, d)
 			}
 		}
 	}
@@ -263,14 +260,14 @@ func (p *prob) checkPins(placeGroups [][]int) error {
 		for d := range p.D {
 			if s, c := sum(fams, d), gr.Cap[d]; s > c {
 				return infeasible("group %d: the families that must go to its places (%s) need %d > capacity %d in dimension %d",
-					g, listInts(fams), s, c, d)
+					g, ListInts(fams), s, c, d)
 			}
 		}
 	}
 	return nil
 }
 
-func listInts(v []int) string {
+func ListInts(v []int) string {
 	var b strings.Builder
 	for i, x := range v {
 		if i == 8 {
@@ -287,32 +284,32 @@ func listInts(v []int) string {
 
 // buildRows lists the coupling rows that can bind and the rows of each place.
 // A capacity row is dropped when all the families that could go there fit together.
-func (p *prob) buildRows() error {
-	m, D := p.m, p.D
+func (p *Prob) buildRows() error {
+	m, D := p.M, p.D
 	// Potential intake: for each place, the sum of needs (per dimension, then persons)
 	// of the families with an arc there.
 	potPlace := make([]float64, len(m.Places)*(D+1))
-	for j, pl := range p.arcPlace {
-		f := int(p.arcFam[j])
+	for j, pl := range p.ArcPlace {
+		f := int(p.ArcFam[j])
 		for d := range D {
-			potPlace[int(pl)*(D+1)+d] += p.need[f*D+d]
+			potPlace[int(pl)*(D+1)+d] += p.Need[f*D+d]
 		}
-		potPlace[int(pl)*(D+1)+D] += p.size[f]
+		potPlace[int(pl)*(D+1)+D] += p.Size[f]
 	}
-	add := func(kind rowKind, ref, dim int, lo, hi float64) {
-		p.rowKind = append(p.rowKind, kind)
-		p.rowRef = append(p.rowRef, int32(ref))
-		p.rowDim = append(p.rowDim, int32(dim))
-		p.rowLo = append(p.rowLo, lo)
-		p.rowHi = append(p.rowHi, hi)
+	add := func(kind RowKind, ref, dim int, lo, hi float64) {
+		p.RowKind = append(p.RowKind, kind)
+		p.RowRef = append(p.RowRef, int32(ref))
+		p.RowDim = append(p.RowDim, int32(dim))
+		p.RowLo = append(p.RowLo, lo)
+		p.RowHi = append(p.RowHi, hi)
 	}
 	// rowsOf[place] lists the rows touching the place.
 	rowsOf := make([][]int32, len(m.Places))
 	for pl, place := range m.Places {
 		for d := range D {
 			if c := float64(place.Cap[d]); potPlace[pl*(D+1)+d] > c {
-				rowsOf[pl] = append(rowsOf[pl], int32(len(p.rowKind)))
-				add(rowPlace, pl, d, 0, c)
+				rowsOf[pl] = append(rowsOf[pl], int32(len(p.RowKind)))
+				add(RowPlace, pl, d, 0, c)
 			}
 		}
 	}
@@ -336,17 +333,17 @@ func (p *prob) buildRows() error {
 	for s := range stamp {
 		stamp[s] = -1
 	}
-	for f := range p.n {
-		for j := p.famStart[f]; j < p.famStart[f+1]; j++ {
-			for _, s := range setsOf[p.arcPlace[j]] {
+	for f := range p.N {
+		for j := p.FamStart[f]; j < p.FamStart[f+1]; j++ {
+			for _, s := range setsOf[p.ArcPlace[j]] {
 				if stamp[s] == int32(f) {
 					continue
 				}
 				stamp[s] = int32(f)
 				for d := range D {
-					potSet[int(s)*(D+1)+d] += p.need[f*D+d]
+					potSet[int(s)*(D+1)+d] += p.Need[f*D+d]
 				}
-				potSet[int(s)*(D+1)+D] += p.size[f]
+				potSet[int(s)*(D+1)+D] += p.Size[f]
 			}
 		}
 	}
@@ -355,8 +352,8 @@ func (p *prob) buildRows() error {
 		pot := potential(g)
 		for d := range D {
 			if c := float64(gr.Cap[d]); pot[d] > c {
-				k := int32(len(p.rowKind))
-				add(rowGroup, g, d, 0, c)
+				k := int32(len(p.RowKind))
+				add(RowGroup, g, d, 0, c)
 				for _, pl := range gr.Places {
 					rowsOf[pl] = append(rowsOf[pl], k)
 				}
@@ -381,116 +378,62 @@ func (p *prob) buildRows() error {
 			return infeasible("minimum %d: all the families that may go to its places need only %v < minimum %d in %s",
 				r, have, row.Min, what)
 		}
-		k := int32(len(p.rowKind))
-		add(rowMin, r, dim, float64(row.Min), have)
+		k := int32(len(p.RowKind))
+		add(RowMin, r, dim, float64(row.Min), have)
 		for _, pl := range row.Places {
 			rowsOf[pl] = append(rowsOf[pl], k)
 		}
 	}
-	p.K = len(p.rowKind)
+	p.K = len(p.RowKind)
 	p.K0 = p.K
-	p.placeRows = rowsOf
+	p.PlaceRows = rowsOf
 	return nil
 }
 
 // buildCoefs sets each arc's coefficients (cStart, cRow, cVal): its family's need in
 // the dimension of each row of its place. A place listed twice in a group would
 // count twice, as in Model.Value.
-func (p *prob) buildCoefs() {
-	if p.cStart != nil {
+func (p *Prob) BuildCoefs() {
+	if p.CStart != nil {
 		return
 	}
-	rowsOf := p.placeRows
-	p.cStart = make([]int32, len(p.arcPlace)+1)
+	rowsOf := p.PlaceRows
+	p.CStart = make([]int32, len(p.ArcPlace)+1)
 	nz := 0
-	for j, pl := range p.arcPlace {
-		f := int(p.arcFam[j])
+	for j, pl := range p.ArcPlace {
+		f := int(p.ArcFam[j])
 		for _, k := range rowsOf[pl] {
-			if p.coef(f, p.rowDim[k]) != 0 {
+			if p.Coef(f, p.RowDim[k]) != 0 {
 				nz++
 			}
 		}
 	}
-	p.cRow, p.cVal = make([]int32, 0, nz), make([]float64, 0, nz)
-	for j, pl := range p.arcPlace {
-		f := int(p.arcFam[j])
+	p.CRow, p.CVal = make([]int32, 0, nz), make([]float64, 0, nz)
+	for j, pl := range p.ArcPlace {
+		f := int(p.ArcFam[j])
 		for _, k := range rowsOf[pl] {
-			if c := p.coef(f, p.rowDim[k]); c != 0 {
-				p.cRow = append(p.cRow, k)
-				p.cVal = append(p.cVal, c)
+			if c := p.Coef(f, p.RowDim[k]); c != 0 {
+				p.CRow = append(p.CRow, k)
+				p.CVal = append(p.CVal, c)
 			}
 		}
-		p.cStart[j+1] = int32(len(p.cRow))
+		p.CStart[j+1] = int32(len(p.CRow))
 	}
 }
 
 // rowName says which constraint a coupling row is, for reasons.
-func (p *prob) rowName(k int) string {
-	ref, dim := p.rowRef[k], p.rowDim[k]
-	switch p.rowKind[k] {
-	case rowPlace:
-		return fmt.Sprintf("place %d dimension %d capacity %v", ref, dim, p.rowHi[k])
-	case rowGroup:
-		return fmt.Sprintf("group %d dimension %d capacity %v", ref, dim, p.rowHi[k])
-	case rowCut:
+func (p *Prob) RowName(k int) string {
+	ref, dim := p.RowRef[k], p.RowDim[k]
+	switch p.RowKind[k] {
+	case RowPlace:
+		return fmt.Sprintf("place %d dimension %d capacity %v", ref, dim, p.RowHi[k])
+	case RowGroup:
+		return fmt.Sprintf("group %d dimension %d capacity %v", ref, dim, p.RowHi[k])
+	case RowCut:
 		return fmt.Sprintf("cut %d", k-p.K0)
 	}
 	if dim < 0 {
-		return fmt.Sprintf("minimum %d (%v persons)", ref, p.rowLo[k])
+		return fmt.Sprintf("minimum %d (%v persons)", ref, p.RowLo[k])
 	}
-	return fmt.Sprintf("minimum %d (%v in dimension %d)", ref, p.rowLo[k], dim)
-}
-
-// solve dispatches: the exact LP branch-and-bound while the coupling rows are few,
-// the Lagrangian method beyond.
-func solve(ctx context.Context, m *Model, opts Options) (*Solution, error) {
-	p, err := newProbRows(m)
-	if ie, ok := errors.AsType[*infeasibleError](err); ok {
-		return &Solution{Status: Infeasible, Reason: ie.reason}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	flow := flowShaped(p)
-	if flow || p.K <= maxLPRows {
-		p.buildCoefs()
-	}
-	var s *Solution
-	if flow {
-		// One-person families: a network flow, exact without branching (flow.go).
-		s, err = solveFlow(ctx, p, opts)
-		if errors.Is(err, context.DeadlineExceeded) {
-			// The time limit came first: a greedy answer with its bound, as the other
-			// methods return their best so far.
-			if fb := flowFallback(p); fb != nil {
-				s, err = fb, nil
-			}
-		}
-	} else if p.K <= maxLPRows {
-		s, err = solveBnB(ctx, p, opts)
-	} else {
-		s, err = solveLagrange(ctx, p, opts)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if s.Status != Infeasible {
-		// The assignment is checked against the model itself, not the prepared
-		// problem: a solver bug must never reach a user as a broken placement.
-		v, verr := m.Value(s.Place)
-		if verr != nil {
-			return nil, fmt.Errorf("match: internal error: solver returned an invalid assignment: %w", verr)
-		}
-		s.Value = v
-		if s.Bound < v {
-			s.Bound = v
-		}
-		gap := s.Bound - v
-		// The solver's own test used its running sum for the value; allow for the
-		// rounding difference to the model's sum.
-		if s.Status == Optimal && gap > 2*opts.Gap*math.Max(1, math.Abs(v))+1e-12 {
-			s.Status = Feasible
-		}
-	}
-	return s, nil
+	return fmt.Sprintf("minimum %d (%v in dimension %d)", ref, p.RowLo[k], dim)
 }

@@ -1,6 +1,8 @@
-package solver
+package lagrange
 
 import (
+	"solidarity/match/internal/solver"
+
 	"cmp"
 	"math"
 	"slices"
@@ -40,14 +42,14 @@ type diveState struct {
 
 // margins sets, for the families in fams, their best arc at the reduced scores red
 // (-1: out) into best and the margin over their next choice into d.margin.
-func (d *diveState) margins(p *prob, red []float64, fams []int32, best []int32) {
+func (d *diveState) margins(p *solver.Prob, red []float64, fams []int32, best []int32) {
 	for _, ff := range fams {
 		f := int(ff)
 		b1, b2, a1 := math.Inf(-1), math.Inf(-1), int32(-1)
-		if !p.must[f] {
+		if !p.Must[f] {
 			b1 = 0
 		}
-		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+		for a := p.FamStart[f]; a < p.FamStart[f+1]; a++ {
 			r := red[a]
 			if r > b1 || (a1 < 0 && math.IsInf(b1, -1)) {
 				b2, b1, a1 = b1, r, a
@@ -62,23 +64,23 @@ func (d *diveState) margins(p *prob, red []float64, fams []int32, best []int32) 
 
 // dive builds an assignment in e as described above, the first fixing taking the
 // fraction first of the families. The prices of the solver are left as they were.
-func (s *lagSolver) dive(e *euPrimal, d *diveState, first float64) {
+func (s *lagSolver) dive(e *primal, d *diveState, first float64) {
 	u, p := s.u, s.p
 	if d.red == nil {
-		d.red = make([]float64, len(p.arcPlace))
-		d.margin = make([]float64, p.n)
+		d.red = make([]float64, len(p.ArcPlace))
+		d.margin = make([]float64, p.N)
 		d.lam = make([]float64, len(u.lam))
 		d.hi, d.lo = make([]float64, p.K0), make([]float64, p.K0)
 	}
 	copy(d.lam, u.lam)
 	copy(d.red, u.red)
-	best := make([]int32, p.n)
-	free := make([]int32, p.n)
+	best := make([]int32, p.N)
+	free := make([]int32, p.N)
 	for f := range free {
 		free[f] = int32(f)
 	}
 	d.margins(p, d.red, free, best)
-	e.reset()
+	e.Reset()
 	frac := first
 	for len(free) > lagDiveRest && !s.stopped() {
 		// Fix the clearest families first, each where it is best when it fits.
@@ -87,9 +89,9 @@ func (s *lagSolver) dive(e *euPrimal, d *diveState, first float64) {
 		left := free[:0]
 		for i, ff := range free {
 			f := int(ff)
-			if i < nfix && (best[f] < 0 && !p.must[f] || best[f] >= 0 && e.fits(f, best[f])) {
+			if i < nfix && (best[f] < 0 && !p.Must[f] || best[f] >= 0 && e.Fits(f, best[f])) {
 				if best[f] >= 0 {
-					e.set(f, best[f])
+					e.Set(f, best[f])
 				}
 				continue
 			}
@@ -104,39 +106,39 @@ func (s *lagSolver) dive(e *euPrimal, d *diveState, first float64) {
 		// Re-price the families left on the room the fixed ones leave.
 		slices.Sort(free)
 		for k := range p.K0 {
-			d.hi[k], d.lo[k] = p.rowHi[k]-e.used[k], p.rowLo[k]-e.used[k]
+			d.hi[k], d.lo[k] = p.RowHi[k]-e.Used[k], p.RowLo[k]-e.Used[k]
 		}
 		u.act, u.hi, u.lo = free, d.hi, d.lo
 		u.bf.Reset()
 		s.iters += u.smoothOpt(lagDiveTau*s.tau, lagDiveIters)
-		u.act, u.hi, u.lo = nil, p.rowHi[:p.K0], p.rowLo[:p.K0]
+		u.act, u.hi, u.lo = nil, p.RowHi[:p.K0], p.RowLo[:p.K0]
 		u.setPi(u.lam)
 		for _, ff := range free {
 			f := int(ff)
-			a0, a1 := p.famStart[f], p.famStart[f+1]
+			a0, a1 := p.FamStart[f], p.FamStart[f+1]
 			u.redRange(f, a0, a1, d.red[a0:a1])
 		}
 		d.margins(p, d.red, free, best)
 	}
 	// The rest greedily, by their last reduced scores.
-	key := make([]float64, p.n)
+	key := make([]float64, p.N)
 	for _, ff := range free {
 		f := int(ff)
 		key[f] = math.Inf(-1)
-		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+		for a := p.FamStart[f]; a < p.FamStart[f+1]; a++ {
 			key[f] = max(key[f], d.red[a])
 		}
 	}
 	slices.SortStableFunc(free, func(x, y int32) int {
-		if p.must[x] != p.must[y] {
-			if p.must[x] {
+		if p.Must[x] != p.Must[y] {
+			if p.Must[x] {
 				return -1
 			}
 			return 1
 		}
 		return cmp.Compare(key[y], key[x])
 	})
-	e.greedy(free, d.red)
+	e.Greedy(free, d.red)
 	e.fixMustAndMins()
 	// Back to the master prices (the reduced scores of the last full pass are
 	// untouched), with a fresh L-BFGS memory.

@@ -1,8 +1,10 @@
-package solver
+package flow
 
 // The flow method's shape test and laminar trees (the method: flow.go).
 
 import (
+	"solidarity/match/internal/solver"
+
 	"cmp"
 	"fmt"
 	"slices"
@@ -26,17 +28,17 @@ func (t *flowTree) sink() int32 { return int32(len(t.rowK)) }
 // in each dimension the group rows are laminar (disjoint or nested place sets, no
 // place listed twice in a group). Only the rows p kept count: a group or minimum
 // that can never bind, which newProb dropped, is no obstacle.
-func flowShaped(p *prob) bool {
+func Shaped(p *solver.Prob) bool {
 	_, why := flowTrees(p)
 	return why == ""
 }
 
 // flowUnit returns the dimension of family f's one person, -1 if it needs nothing, or
 // -2 if it is not a one-person family.
-func flowUnit(p *prob, f int) int {
+func flowUnit(p *solver.Prob, f int) int {
 	unit := -1
 	for d := range p.D {
-		switch v := p.need[f*p.D+d]; {
+		switch v := p.Need[f*p.D+d]; {
 		case v == 0:
 		case v == 1 && unit == -1:
 			unit = d
@@ -48,20 +50,20 @@ func flowUnit(p *prob, f int) int {
 }
 
 // flowTrees builds the forest of each dimension, or says why p is not a flow problem.
-func flowTrees(p *prob) ([]flowTree, string) {
-	m := p.m
-	for f := range p.n {
+func flowTrees(p *solver.Prob) ([]flowTree, string) {
+	m := p.M
+	for f := range p.N {
 		if flowUnit(p, f) == -2 {
 			return nil, fmt.Sprintf("family %d is not one person", f)
 		}
 	}
 	byDim := make([][]int32, p.D)
 	for k := range p.K0 { // rows from K0 on are cuts, which the flow does not need
-		switch p.rowKind[k] {
-		case rowMin:
-			return nil, fmt.Sprintf("minimum %d", p.rowRef[k])
-		case rowPlace, rowGroup:
-			byDim[p.rowDim[k]] = append(byDim[p.rowDim[k]], int32(k))
+		switch p.RowKind[k] {
+		case solver.RowMin:
+			return nil, fmt.Sprintf("minimum %d", p.RowRef[k])
+		case solver.RowPlace, solver.RowGroup:
+			byDim[p.RowDim[k]] = append(byDim[p.RowDim[k]], int32(k))
 		default:
 			return nil, fmt.Sprintf("row %d of an unexpected kind", k)
 		}
@@ -73,13 +75,13 @@ func flowTrees(p *prob) ([]flowTree, string) {
 	for d := range p.D {
 		var groups, places []int32
 		for _, k := range byDim[d] {
-			if p.rowKind[k] == rowGroup {
+			if p.RowKind[k] == solver.RowGroup {
 				groups = append(groups, k)
 			} else {
 				places = append(places, k)
 			}
 		}
-		size := func(k int32) int { return len(m.Groups[p.rowRef[k]].Places) }
+		size := func(k int32) int { return len(m.Groups[p.RowRef[k]].Places) }
 		// Larger sets first, so that a group's parent is already known when it comes.
 		slices.SortStableFunc(groups, func(a, b int32) int { return cmp.Compare(size(b), size(a)) })
 		R := int32(len(groups) + len(places))
@@ -95,18 +97,18 @@ func flowTrees(p *prob) ([]flowTree, string) {
 		// without nesting and |H| ≥ |G|, H came first, and G's places in H have H or a
 		// group inside H as deepest, those outside H do not.
 		for i, k := range groups {
-			pl := m.Groups[p.rowRef[k]].Places
+			pl := m.Groups[p.RowRef[k]].Places
 			par := R
 			if len(pl) > 0 {
 				par = deepest[pl[0]]
 			}
 			for _, x := range pl {
 				if stamp[x] == int32(i) {
-					return nil, fmt.Sprintf("group %d lists place %d twice", p.rowRef[k], x)
+					return nil, fmt.Sprintf("group %d lists place %d twice", p.RowRef[k], x)
 				}
 				stamp[x] = int32(i)
 				if deepest[x] != par {
-					return nil, fmt.Sprintf("group %d overlaps another group in dimension %d without nesting", p.rowRef[k], d)
+					return nil, fmt.Sprintf("group %d overlaps another group in dimension %d without nesting", p.RowRef[k], d)
 				}
 			}
 			t.parent[i] = par
@@ -118,12 +120,12 @@ func flowTrees(p *prob) ([]flowTree, string) {
 		copy(t.leaf, deepest)
 		for j, k := range places {
 			node := int32(len(groups) + j)
-			pl := p.rowRef[k]
+			pl := p.RowRef[k]
 			t.parent[node] = deepest[pl]
 			t.leaf[pl] = node
 		}
 		for v, k := range t.rowK {
-			t.hi[v] = int32(min(p.rowHi[k], float64(p.n)))
+			t.hi[v] = int32(min(p.RowHi[k], float64(p.N)))
 		}
 		t.kidStart = make([]int32, R+2)
 		for _, par := range t.parent {

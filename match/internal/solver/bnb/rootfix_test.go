@@ -1,6 +1,8 @@
-package solver
+package bnb
 
 import (
+	"solidarity/match/internal/solver"
+
 	"context"
 	"encoding/json"
 	"math"
@@ -20,16 +22,16 @@ func TestRootFixSkipsRemovedArcs(t *testing.T) {
 	}
 	var c struct {
 		Optimum float64
-		Model   *Model
+		Model   *solver.Model
 	}
 	if err := json.Unmarshal(raw, &c); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Solve(context.Background(), c.Model, Options{})
+	s, err := solver.Solve(context.Background(), c.Model, solver.Options{}, testMethods())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Status != Optimal || math.Abs(s.Value-c.Optimum) > 1e-6 || s.Bound < c.Optimum-1e-6 {
+	if s.Status != solver.Optimal || math.Abs(s.Value-c.Optimum) > 1e-6 || s.Bound < c.Optimum-1e-6 {
 		t.Errorf("%s value %v bound %v, optimum %v", s.Status, s.Value, s.Bound, c.Optimum)
 	}
 }

@@ -1,6 +1,8 @@
-package solver
+package lagrange
 
 import (
+	"solidarity/match/internal/solver"
+
 	"cmp"
 	"math"
 	"slices"
@@ -78,27 +80,27 @@ type kbWork struct {
 
 func newKnapBound(u *euDual) *knapBound {
 	p := u.p
-	np := len(p.m.Places)
-	kb := &knapBound{u: u, pStart: make([]int32, np+1), pArc: make([]int32, len(p.arcPlace)),
-		small: make([]bool, np), uf: make([]float64, p.n), kp: make([]float64, np), lin: make([]float64, np),
-		wCnt: make([][]int32, u.workers), ws: make([]*kbWork, u.workers), g: make([]float64, p.n), wWork: make([]int, u.workers),
+	np := len(p.M.Places)
+	kb := &knapBound{u: u, pStart: make([]int32, np+1), pArc: make([]int32, len(p.ArcPlace)),
+		small: make([]bool, np), uf: make([]float64, p.N), kp: make([]float64, np), lin: make([]float64, np),
+		wCnt: make([][]int32, u.workers), ws: make([]*kbWork, u.workers), g: make([]float64, p.N), wWork: make([]int, u.workers),
 		theta: lagKnapTheta, best: math.Inf(1), pick: make([][]kbPick, np)}
-	for _, pl := range p.arcPlace {
+	for _, pl := range p.ArcPlace {
 		kb.pStart[pl+1]++
 	}
 	for i := 1; i <= np; i++ {
 		kb.pStart[i] += kb.pStart[i-1]
 	}
 	pos := slices.Clone(kb.pStart[:np])
-	for a, pl := range p.arcPlace {
+	for a, pl := range p.ArcPlace {
 		kb.pArc[pos[pl]] = int32(a)
 		pos[pl]++
 	}
 	for w := range kb.ws {
 		kb.ws[w] = &kbWork{}
-		kb.wCnt[w] = make([]int32, p.n)
+		kb.wCnt[w] = make([]int32, p.N)
 	}
-	for f := range p.n {
+	for f := range p.N {
 		if b := u.best[f]; b >= 0 {
 			kb.uf[f] = u.red[b]
 		}
@@ -107,22 +109,22 @@ func newKnapBound(u *euDual) *knapBound {
 	for pl := range np {
 		states, lp, nd := 1, 0.0, 0
 		ok := false
-		for _, k := range p.placeRows[pl] {
-			if p.rowKind[k] != rowPlace {
+		for _, k := range p.PlaceRows[pl] {
+			if p.RowKind[k] != solver.RowPlace {
 				continue
 			}
 			if nd++; nd > 4 { // the dynamic program's loops take four dimensions
 				ok = false
 				break
 			}
-			c := int(math.Floor(p.rowHi[k] + tolLoad))
+			c := int(math.Floor(p.RowHi[k] + solver.TolLoad))
 			if states*(c+1) > kbStates {
 				ok = false
 				break
 			}
 			ok = true
 			states *= c + 1
-			lp += u.lam[k] * p.rowHi[k]
+			lp += u.lam[k] * p.RowHi[k]
 		}
 		if ok && lp > 0 {
 			kb.small[pl] = true
@@ -162,7 +164,7 @@ func (kb *knapBound) steps(n int, target float64, stop func() bool) float64 {
 			break
 		}
 		bound := kb.base
-		for f := range p.n {
+		for f := range p.N {
 			bound += kb.uf[f]
 		}
 		for pl := range np {
@@ -176,13 +178,13 @@ func (kb *knapBound) steps(n int, target float64, stop func() bool) float64 {
 		}
 		lagTrace("knapsack bound %d: %.4f (best %.4f, θ %.3g), %d cells", kb.iters, bound, kb.best, kb.theta, kb.work())
 		norm := 0.0
-		for f := range p.n {
+		for f := range p.N {
 			c := int32(0)
 			for w := range kb.wCnt {
 				c += kb.wCnt[w][f]
 			}
 			g := 1 - float64(c)
-			if !p.must[f] && kb.uf[f] <= 0 && g > 0 {
+			if !p.Must[f] && kb.uf[f] <= 0 && g > 0 {
 				g = 0
 			}
 			kb.g[f] = g
@@ -192,9 +194,9 @@ func (kb *knapBound) steps(n int, target float64, stop func() bool) float64 {
 			break
 		}
 		t := kb.theta * (bound - target) / norm
-		for f := range p.n {
+		for f := range p.N {
 			kb.uf[f] -= t * kb.g[f]
-			if !p.must[f] && kb.uf[f] < 0 {
+			if !p.Must[f] && kb.uf[f] < 0 {
 				kb.uf[f] = 0
 			}
 		}
@@ -214,7 +216,7 @@ func (kb *knapBound) place(w, pl int) {
 	if !kb.small[pl] {
 		s := 0.0
 		for _, a := range arcs {
-			f := p.arcFam[a]
+			f := p.ArcFam[a]
 			if v := u.red[a] - kb.uf[f]; v > 0 {
 				s += v
 				cnt[f]++
@@ -227,21 +229,21 @@ func (kb *knapBound) place(w, pl int) {
 	ws := kb.ws[w]
 	ws.rows, ws.stride = ws.rows[:0], ws.stride[:0]
 	states := 1
-	for _, k := range p.placeRows[pl] {
-		if p.rowKind[k] == rowPlace {
+	for _, k := range p.PlaceRows[pl] {
+		if p.RowKind[k] == solver.RowPlace {
 			ws.rows = append(ws.rows, k)
 			ws.stride = append(ws.stride, states)
-			states *= int(math.Floor(p.rowHi[k]+tolLoad)) + 1
+			states *= int(math.Floor(p.RowHi[k]+solver.TolLoad)) + 1
 		}
 	}
 	nd := len(ws.rows)
 	ws.pr, ws.w, ws.fams, ws.arcs = ws.pr[:0], ws.w[:0], ws.fams[:0], ws.arcs[:0]
 	for _, a := range arcs {
-		f := int(p.arcFam[a])
+		f := int(p.ArcFam[a])
 		v := u.red[a] - kb.uf[f]
 		n0 := len(ws.w)
 		for _, k := range ws.rows {
-			c := p.coef(f, p.rowDim[k])
+			c := p.Coef(f, p.RowDim[k])
 			v += u.lam[k] * c
 			ws.w = append(ws.w, int32(c))
 		}
@@ -261,7 +263,7 @@ func (kb *knapBound) place(w, pl int) {
 	kb.wWork[w] += len(ws.pr) * states
 	sp := knapsack.Space{Caps: ws.caps[:0], Stride: ws.stride, States: states}
 	for d := range nd {
-		sp.Caps = append(sp.Caps, int(math.Floor(p.rowHi[ws.rows[d]]+tolLoad)))
+		sp.Caps = append(sp.Caps, int(math.Floor(p.RowHi[ws.rows[d]]+solver.TolLoad)))
 	}
 	ws.caps = sp.Caps
 	var wv [4]int
@@ -292,32 +294,32 @@ func (kb *knapBound) place(w, pl int) {
 // it is worth most, when it fits; the others are placed greedily by reduced score.
 // The small places' exact packings are a rounding the greedy of the prices does
 // not find.
-func (kb *knapBound) primal(e *euPrimal) {
+func (kb *knapBound) primal(e *primal) {
 	u, p := kb.u, kb.u.p
-	at := make([]int32, p.n)
-	worth := make([]float64, p.n)
+	at := make([]int32, p.N)
+	worth := make([]float64, p.N)
 	for f := range at {
 		at[f], worth[f] = -1, math.Inf(-1)
 	}
 	for _, picks := range kb.pick {
 		for _, x := range picks {
-			f := p.arcFam[x.arc]
+			f := p.ArcFam[x.arc]
 			if x.v > worth[f] || (x.v == worth[f] && x.arc < at[f]) {
 				at[f], worth[f] = x.arc, x.v
 			}
 		}
 	}
-	e.reset()
-	taken := make([]int32, 0, p.n)
-	for f := range p.n {
+	e.Reset()
+	taken := make([]int32, 0, p.N)
+	for f := range p.N {
 		if at[f] >= 0 {
 			taken = append(taken, int32(f))
 		}
 	}
 	slices.SortStableFunc(taken, func(x, y int32) int { return cmp.Compare(worth[y], worth[x]) })
 	for _, f := range taken {
-		if e.fits(int(f), at[f]) {
-			e.set(int(f), at[f])
+		if e.Fits(int(f), at[f]) {
+			e.Set(int(f), at[f])
 		}
 	}
 	u.fillByRegret(e)

@@ -1,6 +1,8 @@
-package solver
+package bnb
 
 import (
+	"solidarity/match/internal/solver"
+
 	"cmp"
 	"container/heap"
 	"context"
@@ -62,21 +64,22 @@ const (
 
 // bnb is the state of one branch-and-bound run.
 type bnb struct {
-	ctx  context.Context
-	p    *prob
-	l    *lp
-	opts Options
+	ctx    context.Context
+	p      *solver.Prob
+	l      *lp
+	opts   solver.Options
+	method Method
 
 	rootLo, rootUp []float64
 	applied        []fix // the fixes now in the LP's bounds
 
-	inc     *euPrimal // best assignment found, or nil
+	inc     *solver.Assignment // best assignment found, or nil
 	incVal  float64
 	start   []int // previous assignment, for ties
 	pruned  float64
 	nodes   int
 	nextSeq int
-	work    *euPrimal
+	work    *solver.Assignment
 
 	// The root LP, for reduced-cost fixing.
 	rootZ    float64
@@ -98,25 +101,25 @@ type bnb struct {
 	// after that, and the neighbourhoods searched around the incumbent.
 	rinsNext, rinsWait int
 	rinsSeen           map[uint64]bool
-	lagIters           int       // subgradient steps at a node (nodeBound)
-	order              []int32   // families by best score, for the knapsack primal
-	lagSol             *euPrimal // the best assignment nodeBound found, to offer
+	lagIters           int                // subgradient steps at a node (nodeBound)
+	order              []int32            // families by best score, for the knapsack primal
+	lagSol             *solver.Assignment // the best assignment nodeBound found, to offer
 }
 
 // gapAbs is the absolute gap below which a node cannot improve on the incumbent.
 func (b *bnb) gapAbs() float64 { return b.opts.Gap * math.Max(1, math.Abs(b.incVal)) }
 
-func (b *bnb) offer(s *euPrimal) {
-	if !s.feasible() {
+func (b *bnb) offer(s *solver.Assignment) {
+	if !s.Feasible() {
 		return
 	}
-	if b.inc == nil || s.value > b.incVal+1e-12 {
+	if b.inc == nil || s.Value > b.incVal+1e-12 {
 		if b.inc == nil {
-			b.inc = s.clone()
+			b.inc = s.Clone()
 		} else {
-			b.inc.copyFrom(s)
+			b.inc.CopyFrom(s)
 		}
-		b.incVal = s.value
+		b.incVal = s.Value
 		clear(b.rinsSeen)
 		b.fixByRootCosts()
 		b.fixByKnapsack()
@@ -147,22 +150,38 @@ func (b *bnb) fixByRootCosts() {
 	}
 }
 
-func solveBnB(ctx context.Context, p *prob, opts Options) (*Solution, error) {
+// Method is the exact method: branch-and-bound on the LP relaxation (lp.go), with
+// cuts at the root (bnb_cuts.go), the knapsack Lagrangian's bound and fixings
+// (knapsack.go) and a neighbourhood search around the incumbent (rins.go).
+type Method struct {
+	// Methods solve the neighbourhood search's sub-problems; nil: no such search.
+	Methods *solver.Methods
+	// NodeLimit stops the search after that many nodes (0: none); set only on the
+	// sub-problems of rins.go, so that they stay deterministic.
+	NodeLimit int
+}
+
+// Solve solves p by branch-and-bound.
+func (m Method) Solve(ctx context.Context, p *solver.Prob, opts solver.Options) (*solver.Solution, error) {
+	return solve(ctx, p, opts, m)
+}
+
+func solve(ctx context.Context, p *solver.Prob, opts solver.Options, method Method) (*solver.Solution, error) {
 	l := newLP(p)
-	b := &bnb{ctx: ctx, p: p, l: l, opts: opts, pruned: math.Inf(-1), start: opts.Start,
-		rootLo: slices.Clone(l.lo), rootUp: slices.Clone(l.up), work: newEUPrimal(p),
+	b := &bnb{ctx: ctx, p: p, l: l, opts: opts, method: method, pruned: math.Inf(-1), start: opts.Start,
+		rootLo: slices.Clone(l.lo), rootUp: slices.Clone(l.up), work: solver.NewAssignment(p),
 		pcSum: make([][2]float64, l.nA), pcCnt: make([][2]int32, l.nA)}
-	if len(opts.Start) == p.n {
-		s := newEUPrimal(p)
-		if !s.fromPlaces(opts.Start) {
-			s.fill(b.orderByScore(), p.arcScore)
+	if len(opts.Start) == p.N {
+		s := solver.NewAssignment(p)
+		if !s.FromPlaces(opts.Start) {
+			s.Fill(b.orderByScore(), p.ArcScore)
 		}
-		s.climb(20)
+		s.Climb(20)
 		b.offer(s)
 	}
 	res := l.solve(math.Inf(1), 1<<30)
 	if res == lpInfeasible {
-		return &Solution{Status: Infeasible, Reason: b.rayReason(), Iterations: l.iters}, nil
+		return &solver.Solution{Status: solver.Infeasible, Reason: b.rayReason(), Iterations: l.iters}, nil
 	}
 	l, ok := b.rootCuts(l)
 	if !ok {
@@ -180,7 +199,7 @@ func solveBnB(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 	b.round()
 	lagBound := b.knapsackRoot()
 	if lagBound <= b.incVal+b.gapAbs() {
-		return &Solution{Status: Optimal, Place: b.inc.places(), Value: b.incVal,
+		return &solver.Solution{Status: solver.Optimal, Place: b.inc.Places(), Value: b.incVal,
 			Bound: max(b.incVal, lagBound), Nodes: 1, Iterations: b.l.iters}, nil
 	}
 	l = b.l
@@ -202,7 +221,7 @@ func solveBnB(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 			cur = nil
 			continue
 		}
-		if ctx.Err() != nil || (b.opts.nodeLimit > 0 && b.nodes >= b.opts.nodeLimit) {
+		if ctx.Err() != nil || (b.method.NodeLimit > 0 && b.nodes >= b.method.NodeLimit) {
 			heap.Push(h, cur)
 			stopped = true
 			break
@@ -288,17 +307,17 @@ func solveBnB(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 			cur = down
 		}
 	}
-	sol := &Solution{Nodes: b.nodes, Iterations: l.iters}
+	sol := &solver.Solution{Nodes: b.nodes, Iterations: l.iters}
 	if b.inc == nil {
 		if stopped {
 			return nil, fmt.Errorf("match: stopped (%v) before any feasible assignment was found", ctx.Err())
 		}
-		return &Solution{Status: Infeasible, Nodes: b.nodes, Iterations: l.iters,
+		return &solver.Solution{Status: solver.Infeasible, Nodes: b.nodes, Iterations: l.iters,
 			Reason: "the families that must be placed cannot all be packed into the capacities together " +
 				"(the fractional relaxation fits them, but no whole-family assignment does; " +
 				b.tightRows() + ")"}, nil
 	}
-	sol.Place = b.inc.places()
+	sol.Place = b.inc.Places()
 	sol.Value = b.incVal
 	bound := max(b.incVal, b.pruned)
 	for _, n := range *h {
@@ -306,10 +325,10 @@ func solveBnB(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 	}
 	bound = min(bound, max(b.incVal, lagBound))
 	sol.Bound = bound
-	sol.Status = Optimal
+	sol.Status = solver.Optimal
 	// The same test as pruning uses (with room for the rounding of inc + gap).
 	if stopped || bound > b.incVal+b.gapAbs()*(1+1e-6) {
-		sol.Status = Feasible
+		sol.Status = solver.Feasible
 	}
 	return sol, nil
 }
@@ -397,15 +416,15 @@ func (b *bnb) apply(fixes []fix) {
 }
 
 // fromLP loads the LP's (integral) solution into s.
-func (b *bnb) fromLP(s *euPrimal) {
+func (b *bnb) fromLP(s *solver.Assignment) {
 	p, l := b.p, b.l
-	for f := range p.n {
-		s.set(f, -1)
+	for f := range p.N {
+		s.Set(f, -1)
 	}
-	for f := range p.n {
-		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+	for f := range p.N {
+		for a := p.FamStart[f]; a < p.FamStart[f+1]; a++ {
 			if l.x[a] > 0.5 {
-				s.set(f, a)
+				s.Set(f, a)
 				break
 			}
 		}
@@ -417,20 +436,20 @@ func (b *bnb) fromLP(s *euPrimal) {
 // previous assignment), and a local search improves the result.
 func (b *bnb) round() {
 	p, l, s := b.p, b.l, b.work
-	for f := range p.n {
-		s.set(f, -1)
+	for f := range p.N {
+		s.Set(f, -1)
 	}
 	type famRank struct {
 		f    int32
 		frac float64
 	}
 	var rest []famRank
-	for f := range p.n {
+	for f := range p.N {
 		placed := false
 		top := 0.0
-		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+		for a := p.FamStart[f]; a < p.FamStart[f+1]; a++ {
 			if l.x[a] >= 1-fracTol {
-				s.set(f, a)
+				s.Set(f, a)
 				placed = true
 				break
 			}
@@ -443,8 +462,8 @@ func (b *bnb) round() {
 	// Must families first, then by LP value, then by size (large families are harder
 	// to fit later).
 	slices.SortStableFunc(rest, func(x, y famRank) int {
-		if p.must[x.f] != p.must[y.f] {
-			if p.must[x.f] {
+		if p.Must[x.f] != p.Must[y.f] {
+			if p.Must[x.f] {
 				return -1
 			}
 			return 1
@@ -452,42 +471,42 @@ func (b *bnb) round() {
 		if c := cmp.Compare(y.frac, x.frac); c != 0 {
 			return c
 		}
-		return cmp.Compare(p.size[y.f], p.size[x.f])
+		return cmp.Compare(p.Size[y.f], p.Size[x.f])
 	})
 	order := make([]int32, len(rest))
 	for i, r := range rest {
 		order[i] = r.f
 	}
-	rank := make([]float64, len(p.arcPlace))
+	rank := make([]float64, len(p.ArcPlace))
 	for a := range rank {
-		rank[a] = l.x[a]*1e6 + p.arcScore[a]
-		if b.start != nil && b.start[p.arcFam[a]] == int(p.arcPlace[a]) {
+		rank[a] = l.x[a]*1e6 + p.ArcScore[a]
+		if b.start != nil && b.start[p.ArcFam[a]] == int(p.ArcPlace[a]) {
 			rank[a] += 1e-9
 		}
 	}
-	s.fill(order, rank)
-	s.climb(10)
+	s.Fill(order, rank)
+	s.Climb(10)
 	b.offer(s)
 }
 
 // orderByScore lists the families Must first, then by their best score.
 func (b *bnb) orderByScore() []int32 {
-	return orderByBest(b.p, func(a int32) float64 { return b.p.arcScore[a] })
+	return orderByBest(b.p, func(a int32) float64 { return b.p.ArcScore[a] })
 }
 
-func orderByBest(p *prob, rank func(a int32) float64) []int32 {
-	best := make([]float64, p.n)
-	order := make([]int32, p.n)
-	for f := range p.n {
+func orderByBest(p *solver.Prob, rank func(a int32) float64) []int32 {
+	best := make([]float64, p.N)
+	order := make([]int32, p.N)
+	for f := range p.N {
 		order[f] = int32(f)
 		best[f] = math.Inf(-1)
-		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+		for a := p.FamStart[f]; a < p.FamStart[f+1]; a++ {
 			best[f] = max(best[f], rank(a))
 		}
 	}
 	slices.SortStableFunc(order, func(x, y int32) int {
-		if p.must[x] != p.must[y] {
-			if p.must[x] {
+		if p.Must[x] != p.Must[y] {
+			if p.Must[x] {
 				return -1
 			}
 			return 1
@@ -503,18 +522,18 @@ func (b *bnb) rayReason() string {
 	l, p := b.l, b.p
 	var names []string
 	var fams []int
-	for f := range p.n {
-		if math.Abs(l.piF[f]) > 1e-9 && p.must[f] {
+	for f := range p.N {
+		if math.Abs(l.piF[f]) > 1e-9 && p.Must[f] {
 			fams = append(fams, f)
 		}
 	}
 	for k := range p.K {
 		if math.Abs(l.piC[k]) > 1e-9 {
-			names = append(names, p.rowName(k))
+			names = append(names, p.RowName(k))
 		}
 	}
 	if len(fams) > 0 {
-		names = append(names, "families "+listInts(fams)+" must be placed")
+		names = append(names, "families "+solver.ListInts(fams)+" must be placed")
 	}
 	if len(names) > 10 {
 		names = append(names[:10], fmt.Sprintf("and %d more", len(names)-10))
@@ -528,8 +547,8 @@ func (b *bnb) tightRows() string {
 	var names []string
 	for k := range p.K {
 		j := l.nA + l.nF + k
-		if l.x[j] >= p.rowHi[k]-1e-6 && p.rowKind[k] != rowMin || p.rowKind[k] == rowMin && l.x[j] <= p.rowLo[k]+1e-6 {
-			names = append(names, p.rowName(k))
+		if l.x[j] >= p.RowHi[k]-1e-6 && p.RowKind[k] != solver.RowMin || p.RowKind[k] == solver.RowMin && l.x[j] <= p.RowLo[k]+1e-6 {
+			names = append(names, p.RowName(k))
 		}
 	}
 	if len(names) > 8 {
@@ -596,7 +615,7 @@ func (b *bnb) branch(z float64) (int, float64, float64) {
 	cs := make([]cand, len(b.cands))
 	for i, j := range b.cands {
 		x := l.x[j]
-		cs[i] = cand{j, score(pc(j, 0)*x, pc(j, 1)*(1-x)) * (1 + p.size[p.arcFam[j]]*1e-3),
+		cs[i] = cand{j, score(pc(j, 0)*x, pc(j, 1)*(1-x)) * (1 + p.Size[p.ArcFam[j]]*1e-3),
 			b.pcCnt[j][0] < sbReliable || b.pcCnt[j][1] < sbReliable}
 	}
 	slices.SortStableFunc(cs, func(a, c cand) int { return cmp.Compare(c.est, a.est) })

@@ -1,6 +1,9 @@
-package solver
+package lagrange
 
 import (
+	"solidarity/match/internal/solver"
+	"solidarity/match/internal/solver/bnb"
+
 	"context"
 	"testing"
 	"time"
@@ -10,23 +13,23 @@ import (
 // 3, in order), which the Lagrangian method solves with the knapsack bound, the
 // bound it reports is at least the optimum the exact branch-and-bound proves, and
 // at most L(λ).
-func CheckKnapsackBoundSound(t *testing.T, models []*Model) {
+func CheckKnapsackBoundSound(t *testing.T, models []*solver.Model) {
 	for i, m := range models {
 		seed := i + 1
-		p, err := newProb(m)
+		p, err := solver.NewProb(m)
 		if err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		exact, err := solveBnB(context.Background(), p, Options{Gap: 1e-9, TimeLimit: 30 * time.Second})
+		exact, err := bnb.Method{Methods: testMethods()}.Solve(context.Background(), p, solver.Options{Gap: 1e-9, TimeLimit: 30 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if exact.Status != Optimal {
+		if exact.Status != solver.Optimal {
 			t.Skipf("seed %d: the exact method did not finish (%s)", seed, exact.Status)
 		}
 		opt := exact.Value
-		lag, err := solveLagrange(context.Background(), p, Options{Gap: 1e-9})
+		lag, err := solveLagrange(context.Background(), p, solver.Options{Gap: 1e-9})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +40,7 @@ func CheckKnapsackBoundSound(t *testing.T, models []*Model) {
 		// from there by its steps: at least the optimum, at most L.
 		u := newEUDual(p)
 		for k := range p.K0 {
-			u.lam[k] = lag.Prices.lam[rowID{p.rowKind[k], p.rowRef[k], p.rowDim[k]}]
+			u.lam[k] = lag.Prices.Lam(solver.RowID{Kind: p.RowKind[k], Ref: p.RowRef[k], Dim: p.RowDim[k]})
 		}
 		L := u.full(-1, 0, 0)
 		kb := newKnapBound(u)

@@ -1,6 +1,8 @@
-package solver
+package bnb
 
 import (
+	"solidarity/match/internal/solver"
+
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -45,11 +47,11 @@ func dualDrift(l *lp) float64 {
 // wrong optima).
 func TestLPDualsRefreshed(t *testing.T) {
 	r := rand.New(rand.NewPCG(38, 3))
-	m := &Model{Dims: 3}
+	m := &solver.Model{Dims: 3}
 	const nF, nP = 100, 12
 	demand := make([]float64, 3)
 	for range nF {
-		f := Family{Need: make([]int64, 3)}
+		f := solver.Family{Need: make([]int64, 3)}
 		for d := range f.Need {
 			f.Need[d] = int64(r.IntN(4))
 			demand[d] += float64(f.Need[d])
@@ -57,7 +59,7 @@ func TestLPDualsRefreshed(t *testing.T) {
 		f.Need[r.IntN(3)]++
 		for pl := range nP {
 			if r.Float64() < 0.35 {
-				f.Arcs = append(f.Arcs, Arc{Place: pl, Score: float64(r.IntN(501)) / 100})
+				f.Arcs = append(f.Arcs, solver.Arc{Place: pl, Score: float64(r.IntN(501)) / 100})
 			}
 		}
 		m.Families = append(m.Families, f)
@@ -67,9 +69,9 @@ func TestLPDualsRefreshed(t *testing.T) {
 		for d := range c {
 			c[d] = int64(math.Round(0.6 * demand[d] / nP * (0.5 + r.Float64())))
 		}
-		m.Places = append(m.Places, Place{Cap: c})
+		m.Places = append(m.Places, solver.Place{Cap: c})
 	}
-	p, err := newProb(m)
+	p, err := solver.NewProb(m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,9 @@
-package solver
+package bnb
 
-import "math"
+import (
+	"math"
+	"solidarity/match/internal/solver"
+)
 
 // Relaxation-induced neighbourhood search (RINS): the families on which the
 // incumbent and an LP solution agree keep their place, and the others are placed
@@ -47,8 +50,8 @@ func (b *bnb) rinsTree(x []float64) {
 // (by column: arcs first), offering what it finds. It reports whether it searched.
 func (b *bnb) rins(x []float64, nodes int) bool {
 	p := b.p
-	m := p.m
-	if b.inc == nil || b.opts.nodeLimit > 0 || len(m.Groups) > 0 || len(m.Mins) > 0 || b.ctx.Err() != nil {
+	m := p.M
+	if b.inc == nil || b.method.NodeLimit > 0 || b.method.Methods == nil || len(m.Groups) > 0 || len(m.Mins) > 0 || b.ctx.Err() != nil {
 		return false // sub-searches do not nest
 	}
 	caps := make([][]int64, len(m.Places))
@@ -56,12 +59,12 @@ func (b *bnb) rins(x []float64, nodes int) bool {
 		caps[pl] = append([]int64(nil), m.Places[pl].Cap...)
 	}
 	var free []int
-	for f := range p.n {
-		a := b.inc.arc[f]
+	for f := range p.N {
+		a := b.inc.Arc[f]
 		agree := a >= 0 && x[a] > 1-fracTol
 		if a < 0 {
 			agree = true
-			for o := p.famStart[f]; o < p.famStart[f+1]; o++ {
+			for o := p.FamStart[f]; o < p.FamStart[f+1]; o++ {
 				agree = agree && x[o] < fracTol
 			}
 		}
@@ -70,13 +73,13 @@ func (b *bnb) rins(x []float64, nodes int) bool {
 			continue
 		}
 		if a >= 0 {
-			pl := p.arcPlace[a]
+			pl := p.ArcPlace[a]
 			for d := range p.D {
-				caps[pl][d] -= int64(p.need[f*p.D+d])
+				caps[pl][d] -= int64(p.Need[f*p.D+d])
 			}
 		}
 	}
-	if len(free) < rinsMinFree || float64(len(free)) > rinsMaxShare*float64(p.n) {
+	if len(free) < rinsMinFree || float64(len(free)) > rinsMaxShare*float64(p.N) {
 		return false
 	}
 	// The neighbourhood is fixed by the incumbent and the free families (the arcs
@@ -92,46 +95,48 @@ func (b *bnb) rins(x []float64, nodes int) bool {
 		return false
 	}
 	b.rinsSeen[h] = true
-	sub := &Model{Dims: m.Dims}
+	sub := &solver.Model{Dims: m.Dims}
 	for _, c := range caps {
-		sub.Places = append(sub.Places, Place{Cap: c})
+		sub.Places = append(sub.Places, solver.Place{Cap: c})
 	}
 	start := make([]int, len(free))
 	arcOf := make([][]int32, len(free)) // sub arc i of free family → arc
 	old := 0.0
 	for i, f := range free {
-		fam := Family{Need: m.Families[f].Need, Must: p.must[f]}
+		fam := solver.Family{Need: m.Families[f].Need, Must: p.Must[f]}
 		start[i] = -1
-		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
-			if b.rootUp[a] == 0 && b.inc.arc[f] != a {
+		for a := p.FamStart[f]; a < p.FamStart[f+1]; a++ {
+			if b.rootUp[a] == 0 && b.inc.Arc[f] != a {
 				continue // fixed out for the whole search
 			}
-			fam.Arcs = append(fam.Arcs, Arc{Place: int(p.arcPlace[a]), Score: p.arcScore[a]})
+			fam.Arcs = append(fam.Arcs, solver.Arc{Place: int(p.ArcPlace[a]), Score: p.ArcScore[a]})
 			arcOf[i] = append(arcOf[i], a)
-			if b.inc.arc[f] == a {
-				start[i] = int(p.arcPlace[a])
-				old += p.arcScore[a]
+			if b.inc.Arc[f] == a {
+				start[i] = int(p.ArcPlace[a])
+				old += p.ArcScore[a]
 			}
 		}
 		sub.Families = append(sub.Families, fam)
 	}
 	gap := b.opts.Gap
-	s, err := solve(b.ctx, sub, Options{Gap: gap, Start: start, nodeLimit: nodes})
-	if err != nil || s.Status == Infeasible || s.Value <= old+1e-9*math.Max(1, math.Abs(old)) {
+	ms := *b.method.Methods
+	ms.Exact = Method{Methods: b.method.Methods, NodeLimit: nodes}
+	s, err := ms.Dispatch(b.ctx, sub, solver.Options{Gap: gap, Start: start})
+	if err != nil || s.Status == solver.Infeasible || s.Value <= old+1e-9*math.Max(1, math.Abs(old)) {
 		return true
 	}
 	w := b.work
-	w.copyFrom(b.inc)
+	w.CopyFrom(b.inc)
 	for i, f := range free {
 		na := int32(-1)
 		if s.Place[i] >= 0 {
 			for _, a := range arcOf[i] {
-				if int(p.arcPlace[a]) == s.Place[i] {
+				if int(p.ArcPlace[a]) == s.Place[i] {
 					na = a
 				}
 			}
 		}
-		w.set(f, na)
+		w.Set(f, na)
 	}
 	b.offer(w)
 	return true

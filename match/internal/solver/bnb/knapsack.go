@@ -1,6 +1,8 @@
-package solver
+package bnb
 
 import (
+	"solidarity/match/internal/solver"
+
 	"math"
 	"slices"
 	"sync"
@@ -47,7 +49,7 @@ type knapLag struct {
 	split     int       // evaluate solves places split.. on a second goroutine (0: not)
 	dp2       []float64 // the second goroutine's scratch
 	take2     []bool
-	p         *prob
+	p         *solver.Prob
 	places    []kpPlace
 	u         []float64
 	dead      []bool // arcs removed
@@ -60,19 +62,19 @@ type knapLag struct {
 
 // newKnapLag returns nil when the model does not have the required shape or the
 // dynamic programs would be too large.
-func newKnapLag(p *prob) *knapLag {
-	m := p.m
+func newKnapLag(p *solver.Prob) *knapLag {
+	m := p.M
 	if len(m.Groups) > 0 || len(m.Mins) > 0 || p.D > 8 {
 		return nil
 	}
-	for f := range p.n {
-		if p.must[f] {
+	for f := range p.N {
+		if p.Must[f] {
 			return nil
 		}
 	}
-	k := &knapLag{p: p, places: make([]kpPlace, len(m.Places)), u: make([]float64, p.n),
-		dead: make([]bool, len(p.arcPlace)), sel: make([][]int32, len(m.Places)), cnt: make([]float64, p.n)}
-	for a, pl := range p.arcPlace {
+	k := &knapLag{p: p, places: make([]kpPlace, len(m.Places)), u: make([]float64, p.N),
+		dead: make([]bool, len(p.ArcPlace)), sel: make([][]int32, len(m.Places)), cnt: make([]float64, p.N)}
+	for a, pl := range p.ArcPlace {
 		k.places[pl].items = append(k.places[pl].items, int32(a))
 	}
 	maxS := 0
@@ -82,7 +84,7 @@ func newKnapLag(p *prob) *knapLag {
 		for d := range p.D {
 			tot := 0
 			for _, a := range kp.items {
-				tot += int(p.need[int(p.arcFam[a])*p.D+d])
+				tot += int(p.Need[int(p.ArcFam[a])*p.D+d])
 			}
 			caps[d] = int(min(m.Places[pl].Cap[d], int64(tot)))
 		}
@@ -100,7 +102,7 @@ func newKnapLag(p *prob) *knapLag {
 			w := make([]int, p.D)
 			off := 0
 			for d := range p.D {
-				w[d] = int(p.need[int(p.arcFam[a])*p.D+d])
+				w[d] = int(p.Need[int(p.ArcFam[a])*p.D+d])
 				off += w[d] * kp.Stride[d]
 			}
 			kp.w = append(kp.w, w)
@@ -142,7 +144,7 @@ func newKnapLag(p *prob) *knapLag {
 }
 
 func (k *knapLag) profit(a int32) float64 {
-	return k.p.arcScore[a] - k.u[k.p.arcFam[a]]
+	return k.p.ArcScore[a] - k.u[k.p.ArcFam[a]]
 }
 
 // table fills rows 0..n of a DP table over the items in order (row i: the best
@@ -292,7 +294,7 @@ func (k *knapLag) evaluate() float64 {
 	for pl := range k.places {
 		L += k.vals[pl]
 		for _, a := range k.sel[pl] {
-			k.cnt[k.p.arcFam[a]]++
+			k.cnt[k.p.ArcFam[a]]++
 		}
 	}
 	return L
@@ -300,35 +302,35 @@ func (k *knapLag) evaluate() float64 {
 
 // primal builds an assignment from the knapsack solutions: each family keeps its
 // best chosen arc that fits, then the rest are placed greedily and improved.
-func (k *knapLag) primal(s *euPrimal, order []int32) {
+func (k *knapLag) primal(s *solver.Assignment, order []int32) {
 	p := k.p
-	for f := range p.n {
-		s.set(f, -1)
+	for f := range p.N {
+		s.Set(f, -1)
 	}
 	var arcs []int32
 	for pl := range k.places {
 		arcs = append(arcs, k.sel[pl]...)
 	}
 	slices.SortStableFunc(arcs, func(x, y int32) int {
-		if p.arcScore[x] > p.arcScore[y] {
+		if p.ArcScore[x] > p.ArcScore[y] {
 			return -1
-		} else if p.arcScore[x] < p.arcScore[y] {
+		} else if p.ArcScore[x] < p.ArcScore[y] {
 			return 1
 		}
 		return 0
 	})
 	for _, a := range arcs {
-		f := int(p.arcFam[a])
-		if s.arc[f] < 0 && s.fits(f, a) {
-			s.set(f, a)
+		f := int(p.ArcFam[a])
+		if s.Arc[f] < 0 && s.Fits(f, a) {
+			s.Set(f, a)
 		}
 	}
-	rank := make([]float64, len(p.arcPlace))
+	rank := make([]float64, len(p.ArcPlace))
 	for a := range rank {
 		rank[a] = k.profit(int32(a))
 	}
-	s.fill(order, rank)
-	s.climb(5)
+	s.Fill(order, rank)
+	s.Climb(5)
 }
 
 // optimize runs projected subgradient steps on u from its current value, with
@@ -498,7 +500,7 @@ func (b *bnb) knapsackRoot() float64 {
 	bestL := k.evaluate()
 	bestU := slices.Clone(k.u)
 	for _, sg := range []float64{1, -1} {
-		for f := range p.n {
+		for f := range p.N {
 			k.u[f] = max(0, sg*l.piF[f])
 		}
 		if L := k.evaluate(); L < bestL {
@@ -553,7 +555,7 @@ func (b *bnb) knapsackRoot() float64 {
 	}
 	b.order = order
 	k.kpVal = make([]float64, len(k.places))
-	k.rootIn = make([]bool, len(p.arcPlace))
+	k.rootIn = make([]bool, len(p.ArcPlace))
 	for pl := range k.places {
 		k.setRoot(pl)
 	}
@@ -583,7 +585,7 @@ func (b *bnb) fixByKnapsack() {
 			b.rootDirty = append(b.rootDirty, a)
 		}
 		if k.rootIn[a] {
-			redo[k.p.arcPlace[a]] = true
+			redo[k.p.ArcPlace[a]] = true
 		}
 	}
 	// A place whose stored solution lost an arc is solved again, so that the stored
@@ -630,7 +632,7 @@ func (b *bnb) nodeBound(fixes []fix, iters int, uStart []float64) (float64, []fl
 		return math.Inf(1), nil
 	}
 	if k.forced == nil {
-		k.forced = make([]bool, len(p.arcPlace))
+		k.forced = make([]bool, len(p.ArcPlace))
 	}
 	var changed []int32
 	if k.touched == nil {
@@ -646,7 +648,7 @@ func (b *bnb) nodeBound(fixes []fix, iters int, uStart []float64) (float64, []fl
 			k.dead[a] = true
 			changed = append(changed, a)
 			if k.rootIn[a] {
-				touched[p.arcPlace[a]] = true
+				touched[p.ArcPlace[a]] = true
 			}
 		}
 	}
@@ -661,7 +663,7 @@ func (b *bnb) nodeBound(fixes []fix, iters int, uStart []float64) (float64, []fl
 	}()
 	for _, fx := range fixes {
 		a := fx.col
-		if int(a) >= len(p.arcPlace) {
+		if int(a) >= len(p.ArcPlace) {
 			continue
 		}
 		if fx.val < 0.5 {
@@ -674,10 +676,10 @@ func (b *bnb) nodeBound(fixes []fix, iters int, uStart []float64) (float64, []fl
 		k.forced[a] = true
 		forced = append(forced, a)
 		if !k.rootIn[a] {
-			touched[p.arcPlace[a]] = true
+			touched[p.ArcPlace[a]] = true
 		}
-		f := p.arcFam[a]
-		for o := p.famStart[f]; o < p.famStart[f+1]; o++ {
+		f := p.ArcFam[a]
+		for o := p.FamStart[f]; o < p.FamStart[f+1]; o++ {
 			if o != a {
 				kill(o)
 			}
@@ -707,12 +709,12 @@ func (b *bnb) nodeBound(fixes []fix, iters int, uStart []float64) (float64, []fl
 		// knapsacks, which now hold the node's fixes.)
 		offer := func() {
 			k.primal(b.work, b.order)
-			if b.work.feasible() && b.work.value > b.incVal+1e-12 &&
-				(b.lagSol == nil || b.work.value > b.lagSol.value) {
+			if b.work.Feasible() && b.work.Value > b.incVal+1e-12 &&
+				(b.lagSol == nil || b.work.Value > b.lagSol.Value) {
 				if b.lagSol == nil {
-					b.lagSol = b.work.clone()
+					b.lagSol = b.work.Clone()
 				} else {
-					b.lagSol.copyFrom(b.work)
+					b.lagSol.CopyFrom(b.work)
 				}
 			}
 		}

@@ -1,6 +1,8 @@
-package solver
+package lagrange
 
 import (
+	"solidarity/match/internal/solver"
+
 	"math"
 	"slices"
 )
@@ -14,58 +16,29 @@ import (
 // changes which rows can bind. They travel with the caller, not in a cache, so that
 // a solve depends only on its input.
 
-type rowID struct {
-	kind rowKind
-	ref  int32
-	dim  int32
-}
-
-// Prices are the multipliers a solve by the Lagrangian method ended with, for a
-// re-solve to start from (Options.Prices). Opaque: only this package reads them.
-type Prices struct {
-	place []int             // the assignment the prices belong to
-	lam   map[rowID]float64 // the multipliers, by row
-	tau   float64           // the smoothing the solve ended at
-	bound float64           // the bound the solve proved
-}
-
-// newPrices keeps the prices lam (by p's rows) of the solve that returned place.
-func newPrices(p *prob, place []int, lam []float64, tau, bound float64) *Prices {
-	if lam == nil {
-		return nil
-	}
-	w := &Prices{place: slices.Clone(place), lam: make(map[rowID]float64, p.K0), tau: tau, bound: bound}
-	for k := range p.K0 {
-		if lam[k] != 0 {
-			w.lam[rowID{p.rowKind[k], p.rowRef[k], p.rowDim[k]}] = lam[k]
-		}
-	}
-	return w
-}
-
 // resolve is the schedule of a re-solve from a previous solution and its prices:
 // the previous assignment, repaired where it no longer holds; local search only
 // around the families that lost their place and the places they left; one full
 // pass at the previous prices for the bound, then short dual steps while the gap is
 // not met.
-func (s *lagSolver) resolve(w *Prices) {
+func (s *lagSolver) resolve(w *solver.Prices) {
 	u, p := s.u, s.p
 	for k := range p.K0 {
-		u.lam[k] = w.lam[rowID{p.rowKind[k], p.rowRef[k], p.rowDim[k]}]
+		u.lam[k] = w.Lam(solver.RowID{Kind: p.RowKind[k], Ref: p.RowRef[k], Dim: p.RowDim[k]})
 	}
-	s.tau = math.Max(w.tau, 1e-9*s.scale)
+	s.tau = math.Max(w.Tau(), 1e-9*s.scale)
 	start := s.opts.Start
 	e := s.work
-	e.fromPlaces(start)
+	e.FromPlaces(start)
 	// The families the override concerns: placed before and not now (their arc is
 	// gone, or a repair took them out), or that must be placed and are not.
 	var dirty []int32
 	var freed []int32
-	for f := range p.n {
-		if e.arc[f] >= 0 {
+	for f := range p.N {
+		if e.Arc[f] >= 0 {
 			continue
 		}
-		if start[f] >= 0 || p.must[f] {
+		if start[f] >= 0 || p.Must[f] {
 			dirty = append(dirty, int32(f))
 		}
 		if start[f] >= 0 {
@@ -77,10 +50,10 @@ func (s *lagSolver) resolve(w *Prices) {
 	s.pass(false)
 	u.repair(e, dirty, freed)
 	s.offer(e)
-	lagTrace("re-solve: %d families to place, value %.4f, bound %.4f", len(dirty), e.value, s.bound)
+	lagTrace("re-solve: %d families to place, value %.4f, bound %.4f", len(dirty), e.Value, s.bound)
 	// The prices of the previous solve are as good as they were unless the bound
 	// got worse than the previous one: then a few dual steps, while they help.
-	prev := w.bound
+	prev := w.Bound()
 	for step := 0; step < 3 && !s.gapOK() && !s.stopped(); step++ {
 		if s.bound <= prev+1e-6*math.Max(1, math.Abs(prev)) {
 			break
@@ -96,28 +69,28 @@ func (s *lagSolver) resolve(w *Prices) {
 // on the true scores, fills the places in freed by pulling families in, and
 // finishes with single moves: the rest of the assignment moves only where a
 // family gains.
-func (u *euDual) repair(e *euPrimal, dirty, freed []int32) {
+func (u *euDual) repair(e *primal, dirty, freed []int32) {
 	p := u.p
 	cs, ca := u.topArcs(lagPrimArcs)
 	c := newChainSearch(e, u.red, cs, ca, lagDepth)
 	c.anyArc = true
 	c.run(dirty)
 	for _, f := range dirty {
-		if e.arc[f] < 0 {
+		if e.Arc[f] < 0 {
 			// Directly, by score, when that fits.
 			best, bestS := int32(-1), 0.0
-			for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
-				if sc := p.arcScore[a]; (sc > bestS || (best < 0 && p.must[f])) && e.fits(int(f), a) {
+			for a := p.FamStart[f]; a < p.FamStart[f+1]; a++ {
+				if sc := p.ArcScore[a]; (sc > bestS || (best < 0 && p.Must[f])) && e.Fits(int(f), a) {
 					best, bestS = a, sc
 				}
 			}
 			if best >= 0 {
-				e.set(int(f), best)
+				e.Set(int(f), best)
 			}
 		}
 	}
 	for _, f := range dirty {
-		if e.arc[f] < 0 && p.must[f] {
+		if e.Arc[f] < 0 && p.Must[f] {
 			e.placeMust(int(f))
 		}
 	}
@@ -127,7 +100,7 @@ func (u *euDual) repair(e *euPrimal, dirty, freed []int32) {
 	var fams []int32
 	for _, pl := range freed {
 		for _, x := range c.wArc[c.wStart[pl]:c.wStart[pl+1]] {
-			fams = append(fams, p.arcFam[x])
+			fams = append(fams, p.ArcFam[x])
 		}
 	}
 	slices.Sort(fams)
@@ -136,7 +109,7 @@ func (u *euDual) repair(e *euPrimal, dirty, freed []int32) {
 	e.moves(fams, func(f int) []int32 {
 		into = into[:0]
 		for _, pl := range freed {
-			if a := e.arcAt(f, pl); a >= 0 {
+			if a := e.ArcAt(f, pl); a >= 0 {
 				into = append(into, a)
 			}
 		}
@@ -151,35 +124,35 @@ func (u *euDual) repair(e *euPrimal, dirty, freed []int32) {
 // tries every family at every place of f (far more than a re-solve's time at EU
 // scale).
 // It reports whether f was placed.
-func (e *euPrimal) placeMust(f int) bool {
-	p := e.p
+func (e *primal) placeMust(f int) bool {
+	p := e.P
 	bestV, bestB, bestG, bestC := math.Inf(-1), int32(-1), -1, int32(-1)
-	for b := p.famStart[f]; b < p.famStart[f+1]; b++ {
-		if e.fits(f, b) {
-			if v := p.arcScore[b]; v > bestV {
+	for b := p.FamStart[f]; b < p.FamStart[f+1]; b++ {
+		if e.Fits(f, b) {
+			if v := p.ArcScore[b]; v > bestV {
 				bestV, bestB, bestG, bestC = v, b, -1, -1
 			}
 			continue
 		}
 		e.blocking(f, b)
-		pl := p.arcPlace[b]
-		for _, gg := range e.at[pl] {
+		pl := p.ArcPlace[b]
+		for _, gg := range e.At[pl] {
 			g := int(gg)
 			if !e.covers(g) {
 				continue
 			}
-			sg := p.arcScore[e.arc[g]]
+			sg := p.ArcScore[e.Arc[g]]
 			try := func(c int32) {
-				v := p.arcScore[b] + e.score(c) - sg
+				v := p.ArcScore[b] + e.Score(c) - sg
 				if v > bestV && e.pairFits(f, b, g, c) {
 					bestV, bestB, bestG, bestC = v, b, g, c
 				}
 			}
-			if !p.must[g] {
+			if !p.Must[g] {
 				try(-1)
 			}
-			for c := p.famStart[g]; c < p.famStart[g+1]; c++ {
-				if p.arcPlace[c] != pl {
+			for c := p.FamStart[g]; c < p.FamStart[g+1]; c++ {
+				if p.ArcPlace[c] != pl {
 					try(c)
 				}
 			}
@@ -189,8 +162,8 @@ func (e *euPrimal) placeMust(f int) bool {
 		return false
 	}
 	if bestG >= 0 {
-		e.set(bestG, bestC)
+		e.Set(bestG, bestC)
 	}
-	e.set(f, bestB)
+	e.Set(f, bestB)
 	return true
 }

@@ -1,10 +1,11 @@
-package solver_test
+package lagrange_test
 
 import (
 	"testing"
 
 	"solidarity/match"
 	"solidarity/match/internal/solver"
+	"solidarity/match/internal/solver/lagrange"
 )
 
 // The tests of the Lagrangian method's parts run on match.Generate's models, which
@@ -21,15 +22,15 @@ func generate(t *testing.T, seed uint64, cfg match.GenConfig) *solver.Model {
 }
 
 func TestRepackSound(t *testing.T) {
-	solver.CheckRepackSound(t, generate(t, 3, match.GenConfig{Families: 2000, Localities: 20, Groups: true}))
+	lagrange.CheckRepackSound(t, generate(t, 3, match.GenConfig{Families: 2000, Localities: 20, Groups: true}))
 }
 
 func TestDiveSound(t *testing.T) {
-	solver.CheckDiveSound(t, generate(t, 4, match.GenConfig{Families: 2000, Localities: 20}))
+	lagrange.CheckDiveSound(t, generate(t, 4, match.GenConfig{Families: 2000, Localities: 20}))
 }
 
 func TestPlaceMust(t *testing.T) {
-	solver.CheckPlaceMust(t, generate(t, 5, match.GenConfig{Families: 2000, Localities: 20}))
+	lagrange.CheckPlaceMust(t, generate(t, 5, match.GenConfig{Families: 2000, Localities: 20}))
 }
 
 func TestKnapsackBoundSound(t *testing.T) {
@@ -37,5 +38,5 @@ func TestKnapsackBoundSound(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		models = append(models, generate(t, seed, match.GenConfig{Families: 240, Localities: 6, StatesPerFamily: 3, LocalitiesPerState: 3}))
 	}
-	solver.CheckKnapsackBoundSound(t, models)
+	lagrange.CheckKnapsackBoundSound(t, models)
 }

@@ -1,7 +1,8 @@
-package solver
+package lagrange
 
 import (
-	"cmp"
+	"solidarity/match/internal/solver"
+
 	"context"
 	"fmt"
 	"math"
@@ -31,17 +32,17 @@ import (
 //
 // Everything but the time limit is deterministic: the schedule depends only on the
 // model and the options, and parallel work is split in fixed ranges.
-func solveLagrange(ctx context.Context, p *prob, opts Options) (*Solution, error) {
-	s := &lagSolver{ctx: ctx, p: p, opts: opts, u: newEUDual(p), work: newEUPrimal(p), bound: math.Inf(1), kbound: math.Inf(1)}
+func solveLagrange(ctx context.Context, p *solver.Prob, opts solver.Options) (*solver.Solution, error) {
+	s := &lagSolver{ctx: ctx, p: p, opts: opts, u: newEUDual(p), work: newPrimal(p), bound: math.Inf(1), kbound: math.Inf(1)}
 	s.u.keepMemory = true
 	s.u.stop = s.stopped
-	s.work.stop = s.stopped
+	s.work.Stop = s.stopped
 	s.scale = 1e-9
-	for _, sc := range p.arcScore {
+	for _, sc := range p.ArcScore {
 		s.scale = max(s.scale, math.Abs(sc))
 	}
-	var warm *Prices
-	if w := opts.Prices; w != nil && len(opts.Start) == p.n && slices.Equal(w.place, opts.Start) {
+	var warm *solver.Prices
+	if w := opts.Prices; w != nil && len(opts.Start) == p.N && slices.Equal(w.Place(), opts.Start) {
 		warm = w
 	}
 	if warm != nil {
@@ -55,12 +56,12 @@ func solveLagrange(ctx context.Context, p *prob, opts Options) (*Solution, error
 		}
 		return nil, fmt.Errorf("match: no feasible assignment found (the model may be infeasible; it is too large for the exact method to prove it)")
 	}
-	sol := &Solution{Status: Feasible, Place: s.inc.places(), Value: s.inc.value, Bound: math.Max(s.proven(), s.inc.value), Iterations: s.iters}
+	sol := &solver.Solution{Status: solver.Feasible, Place: s.inc.Places(), Value: s.inc.Value, Bound: math.Max(s.proven(), s.inc.Value), Iterations: s.iters}
 	if s.gapOK() {
-		sol.Status = Optimal
+		sol.Status = solver.Optimal
 	}
 	// The prices keep L(λ)'s bound: a re-solve compares its own pass with it.
-	sol.Prices = newPrices(p, sol.Place, s.bestLam, s.tau, math.Max(s.bound, s.inc.value))
+	sol.Prices = solver.NewPrices(p, sol.Place, s.bestLam, s.tau, math.Max(s.bound, s.inc.Value))
 	return sol, nil
 }
 
@@ -102,11 +103,11 @@ const (
 
 type lagSolver struct {
 	ctx   context.Context
-	p     *prob
-	opts  Options
+	p     *solver.Prob
+	opts  solver.Options
 	u     *euDual
-	work  *euPrimal
-	inc   *euPrimal
+	work  *primal
+	inc   *primal
 	scale float64
 	tau   float64
 
@@ -120,15 +121,15 @@ func (s *lagSolver) stopped() bool { return s.ctx.Err() != nil }
 
 func (s *lagSolver) gapOK() bool {
 	b := s.proven()
-	return s.inc != nil && !math.IsInf(b, 1) && b-s.inc.value <= s.opts.Gap*math.Max(1, math.Abs(b))
+	return s.inc != nil && !math.IsInf(b, 1) && b-s.inc.Value <= s.opts.Gap*math.Max(1, math.Abs(b))
 }
 
 // proven is the best proven bound: L's or the knapsack bound's.
 func (s *lagSolver) proven() float64 { return math.Min(s.bound, s.kbound) }
 
 // offer keeps e as the incumbent when it is feasible and better.
-func (s *lagSolver) offer(e *euPrimal) {
-	if e.feasible() && (s.inc == nil || e.value > s.inc.value+1e-12) {
+func (s *lagSolver) offer(e *primal) {
+	if e.Feasible() && (s.inc == nil || e.Value > s.inc.Value+1e-12) {
 		if s.inc == nil {
 			s.inc = e.clone()
 		} else {
@@ -169,10 +170,10 @@ func (s *lagSolver) pass(all bool) float64 {
 // solve is the schedule from scratch.
 func (s *lagSolver) solve() {
 	u, p := s.u, s.p
-	if len(s.opts.Start) == p.n {
+	if len(s.opts.Start) == p.N {
 		// A previous solution of another model: keep what still holds, improve only
 		// on strict gains, so that families move only where that pays.
-		s.work.fromPlaces(s.opts.Start)
+		s.work.FromPlaces(s.opts.Start)
 		s.work.moves(nil, nil)
 		s.offer(s.work)
 	}
@@ -183,12 +184,12 @@ func (s *lagSolver) solve() {
 		if step == lagQuick || (s.stopped() && s.inc == nil) {
 			u.quickPrimal(s.work)
 			s.offer(s.work)
-			lagTrace("quick primal %.4f", s.work.value)
+			lagTrace("quick primal %.4f", s.work.Value)
 		}
 		if step == lagBuild {
 			u.primal(s.work, 2)
 			s.offer(s.work)
-			lagTrace("primal %.4f", s.work.value)
+			lagTrace("primal %.4f", s.work.Value)
 		}
 		if s.gapOK() || s.stopped() {
 			return
@@ -204,7 +205,7 @@ func (s *lagSolver) solve() {
 			// quarter of the arcs), when the samples are large enough to price the
 			// rows; then fewer iterations over every family.
 			for _, lv := range lagPyramid {
-				if p.n/lv[0] >= lagSampleMin {
+				if p.N/lv[0] >= lagSampleMin {
 					s.iters += u.sampled(s.tau, lv[0], lv[1])
 					its = lagIters0
 				}
@@ -240,7 +241,7 @@ func (s *lagSolver) after() {
 		// The first step is the bound at the dual's prices; it also tells what a
 		// step costs: where the small places have too many candidates, the steps
 		// would take the time the local search needs more.
-		s.kbound = math.Min(s.kbound, kb.steps(1, s.inc.value, s.stopped))
+		s.kbound = math.Min(s.kbound, kb.steps(1, s.inc.Value, s.stopped))
 		knap = kb.work() <= lagKnapCells
 	}
 	for it := 1; knap && it < lagKnapIters && !s.gapOK() && !s.stopped(); {
@@ -249,16 +250,16 @@ func (s *lagSolver) after() {
 			n = lagKnapFirst - 1
 		}
 		n = min(n, lagKnapIters-it)
-		s.kbound = math.Min(s.kbound, kb.steps(n, s.inc.value, s.stopped))
+		s.kbound = math.Min(s.kbound, kb.steps(n, s.inc.Value, s.stopped))
 		it += n
 		if s.gapOK() || s.stopped() {
 			break
 		}
 		kb.primal(s.work)
-		v := s.work.value
+		v := s.work.Value
 		u.improve(s.work, lagKnapRounds, s.stopped)
 		s.offer(s.work)
-		lagTrace("knapsack primal: %.4f, improved %.4f", v, s.work.value)
+		lagTrace("knapsack primal: %.4f, improved %.4f", v, s.work.Value)
 	}
 	if s.gapOK() || s.stopped() {
 		return
@@ -267,7 +268,7 @@ func (s *lagSolver) after() {
 	s.work.copyFrom(s.inc)
 	u.improve(s.work, lagRounds, s.stopped)
 	s.offer(s.work)
-	lagTrace("improved %.4f", s.work.value)
+	lagTrace("improved %.4f", s.work.Value)
 	if knap {
 		// Dives find less than the assignments from the knapsacks.
 		return
@@ -275,23 +276,23 @@ func (s *lagSolver) after() {
 	var d diveState
 	for i := 0; i < len(lagDiveFirst) && !s.gapOK() && !s.stopped(); i++ {
 		s.dive(s.work, &d, lagDiveFirst[i])
-		v := s.work.value
+		v := s.work.Value
 		u.improve(s.work, lagRounds, s.stopped)
 		s.offer(s.work)
-		lagTrace("dive %d (%.2f): %.4f, improved %.4f", i, lagDiveFirst[i], v, s.work.value)
+		lagTrace("dive %d (%.2f): %.4f, improved %.4f", i, lagDiveFirst[i], v, s.work.Value)
 	}
 }
 
 // quickPrimal is the greedy of primal with single moves only: an incumbent early.
-func (u *euDual) quickPrimal(e *euPrimal) {
+func (u *euDual) quickPrimal(e *primal) {
 	u.construct(e)
 	e.moves(nil, nil)
 }
 
 // construct places the families from scratch at the prices of the last full pass
 // (fillByRegret).
-func (u *euDual) construct(e *euPrimal) {
-	e.reset()
+func (u *euDual) construct(e *primal) {
+	e.Reset()
 	u.fillByRegret(e)
 }
 
@@ -299,15 +300,15 @@ func (u *euDual) construct(e *euPrimal) {
 // regret: best reduced score minus second best, staying out counting as 0 when
 // allowed), each on its fitting arc of best reduced score; then the families that
 // must be placed and the minimums.
-func (u *euDual) fillByRegret(e *euPrimal) {
+func (u *euDual) fillByRegret(e *primal) {
 	p := u.p
-	key := make([]float64, p.n)
-	for f := range p.n {
+	key := make([]float64, p.N)
+	for f := range p.N {
 		b1, b2 := math.Inf(-1), math.Inf(-1)
-		if !p.must[f] {
+		if !p.Must[f] {
 			b1 = 0
 		}
-		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+		for a := p.FamStart[f]; a < p.FamStart[f+1]; a++ {
 			if r := u.red[a]; r > b1 {
 				b1, b2 = r, b1
 			} else if r > b2 {
@@ -316,23 +317,23 @@ func (u *euDual) fillByRegret(e *euPrimal) {
 		}
 		key[f] = b1 - b2
 	}
-	e.greedy(orderBy(p, key), u.red)
+	e.Greedy(solver.OrderBy(p, key), u.red)
 	e.fixMustAndMins()
 }
 
 // fixMustAndMins places the families that must be placed and are not, and meets
 // the minimums, with the exact method's repairs (heur.go), when needed.
-func (e *euPrimal) fixMustAndMins() {
-	if e.feasible() {
+func (e *primal) fixMustAndMins() {
+	if e.Feasible() {
 		return
 	}
 	lagTrace("repair (must, minimums)")
-	e.placeMusts()
-	e.meetMins()
+	e.PlaceMusts()
+	e.MeetMins()
 }
 
 // primal builds an assignment (construct) and improves it (improve).
-func (u *euDual) primal(e *euPrimal, rounds int) {
+func (u *euDual) primal(e *primal, rounds int) {
 	u.construct(e)
 	u.improve(e, rounds, nil)
 }
@@ -340,12 +341,12 @@ func (u *euDual) primal(e *euPrimal, rounds int) {
 // topArcs lists, per family (CSR), its k arcs of best reduced score, in arc order.
 func (u *euDual) topArcs(k int) (start, arcs []int32) {
 	p := u.p
-	start = make([]int32, p.n+1)
-	arcs = make([]int32, 0, p.n*k)
+	start = make([]int32, p.N+1)
+	arcs = make([]int32, 0, p.N*k)
 	var top []int32
-	for f := range p.n {
+	for f := range p.N {
 		top = top[:0]
-		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+		for a := p.FamStart[f]; a < p.FamStart[f+1]; a++ {
 			r := u.red[a]
 			if len(top) == k && r <= u.red[top[k-1]] {
 				continue
@@ -368,11 +369,11 @@ func (u *euDual) topArcs(k int) (start, arcs []int32) {
 }
 
 // displaced lists the families not on an arc of best reduced score.
-func (u *euDual) displaced(e *euPrimal) []int32 {
+func (u *euDual) displaced(e *primal) []int32 {
 	p := u.p
 	var fams []int32
-	for f := range p.n {
-		a := e.arc[f]
+	for f := range p.N {
+		a := e.Arc[f]
 		r := 0.0
 		if a >= 0 {
 			r = u.red[a]
@@ -388,7 +389,7 @@ func (u *euDual) displaced(e *euPrimal) []int32 {
 // the last full pass: rounds of moves among each family's best arcs, ejections and
 // chains for the displaced families; then moves over every arc. It stops early when
 // a round gains (relatively) less than 1e-7, or when stop says so.
-func (u *euDual) improve(e *euPrimal, rounds int, stop func() bool) {
+func (u *euDual) improve(e *primal, rounds int, stop func() bool) {
 	p := u.p
 	cs, ca := u.topArcs(lagPrimArcs)
 	cands := func(f int) []int32 { return ca[cs[f]:cs[f+1]] }
@@ -399,72 +400,27 @@ func (u *euDual) improve(e *euPrimal, rounds int, stop func() bool) {
 			break
 		}
 		g := e.moves(nil, cands)
-		g += e.eject(u.displaced(e), cands, lagEjectW*p.n)
+		g += e.eject(u.displaced(e), cands, lagEjectW*p.N)
 		g += chains.run(u.displaced(e))
 		g += rep.run()
 		if lagClass {
-			cg := e.classChains(cands, 8, 200*p.n)
+			cg := e.classChains(cands, 8, 200*p.N)
 			lagTrace("class chains +%.4f", cg)
 			g += cg
 		}
-		lagTrace("improve round %d: %.4f (+%.4f)", round, e.value, g)
-		if g <= 1e-7*math.Max(1, math.Abs(e.value)) {
+		lagTrace("improve round %d: %.4f (+%.4f)", round, e.Value, g)
+		if g <= 1e-7*math.Max(1, math.Abs(e.Value)) {
 			break
 		}
 	}
 	e.moves(nil, nil)
 }
 
-// fromPlaces loads an assignment by model place (a previous solution): placements
-// that are no longer arcs are dropped, then, in each overfull row, the families
-// that need not be placed and score least leave first, until every capacity holds
-// It reports whether the result is feasible as it stands.
-func (e *euPrimal) fromPlaces(place []int) bool {
-	p := e.p
-	e.reset()
-	for f := range min(len(place), p.n) {
-		if place[f] < 0 {
-			continue
-		}
-		if a := e.arcAt(f, int32(place[f])); a >= 0 {
-			e.set(f, a)
-		}
-	}
-	var in []int
-	for k := range p.K0 {
-		if e.used[k] <= p.rowHi[k]+tolLoad {
-			continue
-		}
-		in = in[:0]
-		for f, a := range e.arc {
-			if a >= 0 && p.coef(f, p.rowDim[k]) != 0 && slices.Contains(e.rowsOf(a), int32(k)) {
-				in = append(in, f)
-			}
-		}
-		slices.SortStableFunc(in, func(x, y int) int {
-			if p.must[x] != p.must[y] {
-				if p.must[x] {
-					return 1
-				}
-				return -1
-			}
-			return cmp.Compare(p.arcScore[e.arc[x]], p.arcScore[e.arc[y]])
-		})
-		for _, f := range in {
-			if e.used[k] <= p.rowHi[k]+tolLoad {
-				break
-			}
-			e.set(f, -1)
-		}
-	}
-	return e.feasible()
-}
-
 // lagTrace reports progress and lagDebug inspects the final search state (tests
 // set them).
 var (
 	lagTrace = func(format string, args ...any) {}
-	lagDebug func(u *euDual, e *euPrimal)
+	lagDebug func(u *euDual, e *primal)
 	lagClass = false
 	// lagPyramid: the samples of step 0 (every k-th family, iterations).
 	lagPyramid = [][2]int{{16, 40}, {4, 30}}
@@ -475,17 +431,25 @@ var (
 func (u *euDual) sampled(tau float64, k, iters int) int {
 	p := u.p
 	var act []int32
-	for f := 0; f < p.n; f += k {
+	for f := 0; f < p.N; f += k {
 		act = append(act, int32(f))
 	}
-	frac := float64(len(act)) / float64(p.n)
+	frac := float64(len(act)) / float64(p.N)
 	hi, lo := make([]float64, p.K0), make([]float64, p.K0)
 	for r := range p.K0 {
-		hi[r], lo[r] = p.rowHi[r]*frac, p.rowLo[r]*frac
+		hi[r], lo[r] = p.RowHi[r]*frac, p.RowLo[r]*frac
 	}
 	u.act, u.hi, u.lo = act, hi, lo
 	n := u.smoothOpt(tau, iters)
-	u.act, u.hi, u.lo = nil, p.rowHi[:p.K0], p.rowLo[:p.K0]
+	u.act, u.hi, u.lo = nil, p.RowHi[:p.K0], p.RowLo[:p.K0]
 	u.bf.Reset()
 	return n
+}
+
+// Method is the Lagrangian method (see solveLagrange).
+type Method struct{}
+
+// Solve solves p by the Lagrangian method.
+func (Method) Solve(ctx context.Context, p *solver.Prob, opts solver.Options) (*solver.Solution, error) {
+	return solveLagrange(ctx, p, opts)
 }

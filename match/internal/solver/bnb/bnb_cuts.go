@@ -1,6 +1,9 @@
-package solver
+package bnb
 
-import "math"
+import (
+	"math"
+	"solidarity/match/internal/solver"
+)
 
 // Gomory mixed-integer cuts at the root. In this formulation every column is
 // integer in an integer solution — arcs are 0/1, a family slack counts its
@@ -90,9 +93,9 @@ func (l *lp) gmi(r int, gamma []float64, tF, tC []float64) (rhs float64, ok bool
 	// Replace each slack by its row: t_f = Σ_p x[f,p], t_k = Σ c_kj x_j.
 	p := l.p
 	for j := range l.nA {
-		v := gamma[j] + tF[p.arcFam[j]]
-		for e := p.cStart[j]; e < p.cStart[j+1]; e++ {
-			v += tC[p.cRow[e]] * p.cVal[e]
+		v := gamma[j] + tF[p.ArcFam[j]]
+		for e := p.CStart[j]; e < p.CStart[j+1]; e++ {
+			v += tC[p.CRow[e]] * p.CVal[e]
 		}
 		gamma[j] = v
 	}
@@ -124,28 +127,28 @@ func (l *lp) gmi(r int, gamma []float64, tF, tC []float64) (rhs float64, ok bool
 
 // addCuts appends rows Σ γ_c·x ≥ rhs_c to p: each arc's coupling part gets the
 // nonzero coefficients after its model rows.
-func (p *prob) addCuts(gammas [][]float64, rhs []float64) {
-	nA := len(p.arcPlace)
+func addCuts(p *solver.Prob, gammas [][]float64, rhs []float64) {
+	nA := len(p.ArcPlace)
 	for c, g := range gammas {
 		hi := 0.0
 		for _, v := range g {
 			hi += max(v, 0)
 		}
-		p.rowKind = append(p.rowKind, rowCut)
-		p.rowRef = append(p.rowRef, int32(c))
-		p.rowDim = append(p.rowDim, -1)
-		p.rowLo = append(p.rowLo, rhs[c])
-		p.rowHi = append(p.rowHi, max(hi, rhs[c]))
+		p.RowKind = append(p.RowKind, solver.RowCut)
+		p.RowRef = append(p.RowRef, int32(c))
+		p.RowDim = append(p.RowDim, -1)
+		p.RowLo = append(p.RowLo, rhs[c])
+		p.RowHi = append(p.RowHi, max(hi, rhs[c]))
 	}
 	k0 := int32(p.K)
-	p.K = len(p.rowKind)
+	p.K = len(p.RowKind)
 	start := make([]int32, nA+1)
 	var rows []int32
 	var vals []float64
 	for j := range nA {
-		for e := p.cStart[j]; e < p.cStart[j+1]; e++ {
-			rows = append(rows, p.cRow[e])
-			vals = append(vals, p.cVal[e])
+		for e := p.CStart[j]; e < p.CStart[j+1]; e++ {
+			rows = append(rows, p.CRow[e])
+			vals = append(vals, p.CVal[e])
 		}
 		for c, g := range gammas {
 			if g[j] != 0 {
@@ -155,7 +158,7 @@ func (p *prob) addCuts(gammas [][]float64, rhs []float64) {
 		}
 		start[j+1] = int32(len(rows))
 	}
-	p.cStart, p.cRow, p.cVal = start, rows, vals
+	p.CStart, p.CRow, p.CVal = start, rows, vals
 }
 
 // rootCuts runs rounds of GMI cuts on the root LP and returns the LP re-solved with
@@ -211,7 +214,7 @@ func (b *bnb) rootCuts(l *lp) (*lp, bool) {
 		if len(gammas) == 0 {
 			break
 		}
-		p.addCuts(gammas, rhs)
+		addCuts(p, gammas, rhs)
 		nl := l.extend(p)
 		if nl.solve(math.Inf(1), 1<<30) != lpOptimal {
 			// Valid cuts cannot make a feasible LP infeasible.
@@ -228,7 +231,7 @@ func (b *bnb) rootCuts(l *lp) (*lp, bool) {
 // extend returns an LP for p, which is l's problem with rows appended, warm-started
 // from l's basis with the new rows' slacks basic: the duals do not change, so the
 // basis stays dual feasible and only the new rows can be violated.
-func (l *lp) extend(p *prob) *lp {
+func (l *lp) extend(p *solver.Prob) *lp {
 	nl := newLP(p)
 	nl.iters = l.iters
 	nA, nF := l.nA, l.nF

@@ -1,6 +1,8 @@
-package solver
+package lagrange
 
 import (
+	"solidarity/match/internal/solver"
+
 	"cmp"
 	"math"
 	"slices"
@@ -14,7 +16,7 @@ import (
 // kept when it gains. arcs(f) are f's candidate arcs, red the reduced scores,
 // want[pl] the (family, arc) pairs of the candidates at place pl.
 type chainSearch struct {
-	e      *euPrimal
+	e      *primal
 	red    []float64
 	arcs   func(f int) []int32
 	wStart []int32
@@ -37,24 +39,24 @@ type chainMove struct {
 	from int32
 }
 
-func newChainSearch(e *euPrimal, red []float64, cs, ca []int32, depth int) *chainSearch {
-	p := e.p
-	np := len(e.at)
-	c := &chainSearch{e: e, red: red, depth: depth, mark: make([]int32, p.n),
+func newChainSearch(e *primal, red []float64, cs, ca []int32, depth int) *chainSearch {
+	p := e.P
+	np := len(e.At)
+	c := &chainSearch{e: e, red: red, depth: depth, mark: make([]int32, p.N),
 		arcs: func(f int) []int32 { return ca[cs[f]:cs[f+1]] }}
 	c.wStart, c.wArc = arcsByPlace(p, np, ca)
 	return c
 }
 
 func (c *chainSearch) apply(f int, b int32) {
-	c.log = append(c.log, chainMove{int32(f), c.e.arc[f]})
+	c.log = append(c.log, chainMove{int32(f), c.e.Arc[f]})
 	c.mark[f] = c.stamp
-	c.e.set(f, b)
+	c.e.Set(f, b)
 }
 
 func (c *chainSearch) rollback(to int) {
 	for i := len(c.log) - 1; i >= to; i-- {
-		c.e.set(int(c.log[i].f), c.log[i].from)
+		c.e.Set(int(c.log[i].f), c.log[i].from)
 	}
 	c.log = c.log[:to]
 }
@@ -62,55 +64,55 @@ func (c *chainSearch) rollback(to int) {
 // pull fills the room at place pl, then at the place the filler left, and so on.
 // It returns with the chain applied; the caller keeps the best prefix.
 func (c *chainSearch) pull(pl int32, v0 float64, best *float64, bestLen *int) {
-	e, p := c.e, c.e.p
+	e, p := c.e, c.e.P
 	for d := 0; d < 2 && pl >= 0; d++ {
 		bh, bx, bg := -1, int32(-1), math.Inf(-1)
 		for _, x := range c.wArc[c.wStart[pl]:c.wStart[pl+1]] {
-			h := int(p.arcFam[x])
-			if c.mark[h] == c.stamp || e.arc[h] == x {
+			h := int(p.ArcFam[x])
+			if c.mark[h] == c.stamp || e.Arc[h] == x {
 				continue
 			}
-			g := p.arcScore[x] - e.score(e.arc[h])
-			if g > bg && e.fits(h, x) {
+			g := p.ArcScore[x] - e.Score(e.Arc[h])
+			if g > bg && e.Fits(h, x) {
 				bh, bx, bg = h, x, g
 			}
 		}
 		if bh < 0 {
 			return
 		}
-		old := e.arc[bh]
+		old := e.Arc[bh]
 		c.apply(bh, bx)
-		if v := e.value - v0; v > *best {
+		if v := e.Value - v0; v > *best {
 			*best, *bestLen = v, len(c.log)
 		}
 		pl = -1
 		if old >= 0 {
-			pl = p.arcPlace[old]
+			pl = p.ArcPlace[old]
 		}
 	}
 }
 
 // run tries chains rooted at each family of fams; it returns the gain.
 func (c *chainSearch) run(fams []int32) float64 {
-	e, p := c.e, c.e.p
+	e, p := c.e, c.e.P
 	total := 0.0
 	for i, ff := range fams {
-		if i%64 == 63 && e.stopped() {
+		if i%64 == 63 && e.Stopped() {
 			break
 		}
 		f := int(ff)
-		a := e.arc[f]
-		if a >= 0 && !e.fits(f, -1) {
+		a := e.Arc[f]
+		if a >= 0 && !e.Fits(f, -1) {
 			continue
 		}
 		ra := 0.0
 		var aPl int32 = -1
 		if a >= 0 {
-			ra, aPl = c.red[a], p.arcPlace[a]
+			ra, aPl = c.red[a], p.ArcPlace[a]
 		}
 		c.stamp++
 		c.best, c.bestSeq = 1e-9, c.bestSeq[:0]
-		c.v0 = e.value
+		c.v0 = e.Value
 		c.pullPl = aPl
 		c.pullList(aPl)
 		c.apply(f, -1)
@@ -118,7 +120,7 @@ func (c *chainSearch) run(fams []int32) float64 {
 		c.rollback(0)
 		if len(c.bestSeq) > 0 {
 			for _, m := range c.bestSeq {
-				e.set(int(m.f), m.from)
+				e.Set(int(m.f), m.from)
 			}
 			total += c.best
 		}
@@ -130,22 +132,22 @@ func (c *chainSearch) run(fams []int32) float64 {
 // ok accepts: where it fits, or displacing one family there (which is settled in
 // turn, depth permitting), or leaves it out if it need not be placed.
 func (c *chainSearch) settle(x int, depth int, ok func(y int32) bool) {
-	e, p := c.e, c.e.p
-	if !p.must[x] {
+	e, p := c.e, c.e.P
+	if !p.Must[x] {
 		c.leaf()
 	}
 	if depth == 0 {
 		return
 	}
-	bound := e.value - c.v0 + c.pullBound + e.bestScore(x)
+	bound := e.Value - c.v0 + c.pullBound + e.bestScore(x)
 	if bound <= c.best {
 		return
 	}
 	for _, y := range c.arcs(x) {
-		if !ok(y) || e.value-c.v0+c.pullBound+p.arcScore[y] <= c.best {
+		if !ok(y) || e.Value-c.v0+c.pullBound+p.ArcScore[y] <= c.best {
 			continue
 		}
-		if e.fits(x, y) {
+		if e.Fits(x, y) {
 			m := len(c.log)
 			c.apply(x, y)
 			c.leaf()
@@ -156,20 +158,20 @@ func (c *chainSearch) settle(x int, depth int, ok func(y int32) bool) {
 			continue
 		}
 		e.blocking(x, y)
-		yPl := p.arcPlace[y]
+		yPl := p.ArcPlace[y]
 		// The families at y's place that would make room, those losing least
 		// first (their score less their best score), at most 3.
 		var gs [3]int
 		var gl [3]float64
 		n := 0
-		for _, gg := range e.at[yPl] {
+		for _, gg := range e.At[yPl] {
 			g := int(gg)
 			if c.mark[g] == c.stamp {
 				continue
 			}
 			covers := true
-			for i, k := range e.blk {
-				if p.coef(g, p.rowDim[k]) < e.blkBy[i]-tolLoad {
+			for i, k := range e.Blk {
+				if p.Coef(g, p.RowDim[k]) < e.BlkBy[i]-solver.TolLoad {
 					covers = false
 					break
 				}
@@ -177,7 +179,7 @@ func (c *chainSearch) settle(x int, depth int, ok func(y int32) bool) {
 			if !covers {
 				continue
 			}
-			l := e.score(e.arc[g]) - e.bestScore(g)
+			l := e.Score(e.Arc[g]) - e.bestScore(g)
 			if n < len(gs) {
 				gs[n], gl[n] = g, l
 				n++
@@ -192,14 +194,14 @@ func (c *chainSearch) settle(x int, depth int, ok func(y int32) bool) {
 		}
 		for i := range n {
 			g := gs[i]
-			if !e.fits(g, -1) {
+			if !e.Fits(g, -1) {
 				continue
 			}
 			m := len(c.log)
 			c.apply(g, -1)
-			if e.fits(x, y) {
+			if e.Fits(x, y) {
 				c.apply(x, y)
-				c.settle(g, depth-1, func(z int32) bool { return p.arcPlace[z] != yPl })
+				c.settle(g, depth-1, func(z int32) bool { return p.ArcPlace[z] != yPl })
 			}
 			c.rollback(m)
 		}
@@ -209,23 +211,23 @@ func (c *chainSearch) settle(x int, depth int, ok func(y int32) bool) {
 // leaf scores the chain as it stands, then with the room left at the root's old
 // place filled (pull), and records the best.
 func (c *chainSearch) leaf() {
-	e, p := c.e, c.e.p
-	v := e.value - c.v0
+	e, p := c.e, c.e.P
+	v := e.Value - c.v0
 	if v > c.best {
 		c.record(v)
 	}
 	// Fill the root's old place: the first family of the list (by gain) that fits.
 	for _, x := range c.pulls {
-		h := int(p.arcFam[x.arc])
+		h := int(p.ArcFam[x.arc])
 		if v+x.gain <= c.best {
 			break
 		}
-		if c.mark[h] == c.stamp || e.arc[h] != x.from || !e.fits(h, x.arc) {
+		if c.mark[h] == c.stamp || e.Arc[h] != x.from || !e.Fits(h, x.arc) {
 			continue
 		}
 		m := len(c.log)
 		c.apply(h, x.arc)
-		c.record(e.value - c.v0)
+		c.record(e.Value - c.v0)
 		c.rollback(m)
 		break
 	}
@@ -238,14 +240,14 @@ func (c *chainSearch) pullList(pl int32) {
 	if pl < 0 {
 		return
 	}
-	e, p := c.e, c.e.p
+	e, p := c.e, c.e.P
 	for _, x := range c.wArc[c.wStart[pl]:c.wStart[pl+1]] {
-		h := int(p.arcFam[x])
-		cur := e.arc[h]
+		h := int(p.ArcFam[x])
+		cur := e.Arc[h]
 		if cur == x {
 			continue
 		}
-		if g := p.arcScore[x] - e.score(cur); g > 0 {
+		if g := p.ArcScore[x] - e.Score(cur); g > 0 {
 			c.pulls = append(c.pulls, pullCand{arc: x, from: cur, gain: g})
 		}
 	}
@@ -274,7 +276,7 @@ func (c *chainSearch) record(v float64) {
 	c.best = v
 	c.bestSeq = c.bestSeq[:0]
 	for _, m := range c.log {
-		c.bestSeq = append(c.bestSeq, chainMove{m.f, c.e.arc[m.f]})
+		c.bestSeq = append(c.bestSeq, chainMove{m.f, c.e.Arc[m.f]})
 	}
 }
 
@@ -286,8 +288,8 @@ func (c *chainSearch) record(v float64) {
 // its first move fits (and no minimum is left short by the last). The best chain of
 // each class is found by label-correcting over the places (at most maxLen moves),
 // on the candidate arcs; chains are applied while they gain. It returns the gain.
-func (e *euPrimal) classChains(arcs func(f int) []int32, maxLen int, budget int) float64 {
-	p := e.p
+func (e *primal) classChains(arcs func(f int) []int32, maxLen int, budget int) float64 {
+	p := e.P
 	D := p.D
 	// Classes: families with identical needs, largest classes first.
 	type class struct {
@@ -297,21 +299,21 @@ func (e *euPrimal) classChains(arcs func(f int) []int32, maxLen int, budget int)
 	byKey := map[string]int{}
 	var classes []class
 	key := make([]byte, 0, 8*D)
-	for f := range p.n {
+	for f := range p.N {
 		key = key[:0]
-		for _, x := range p.need[f*D : (f+1)*D] {
+		for _, x := range p.Need[f*D : (f+1)*D] {
 			key = append(key, byte(int(x)), byte(int(x)>>8))
 		}
 		i, ok := byKey[string(key)]
 		if !ok {
 			i = len(classes)
 			byKey[string(key)] = i
-			classes = append(classes, class{need: p.need[f*D : (f+1)*D]})
+			classes = append(classes, class{need: p.Need[f*D : (f+1)*D]})
 		}
 		classes[i].fams = append(classes[i].fams, int32(f))
 	}
 	slices.SortStableFunc(classes, func(a, b class) int { return len(b.fams) - len(a.fams) })
-	np := len(e.at)
+	np := len(e.At)
 	label := make([]float64, np)
 	plen := make([]int32, np)
 	pred := make([]int32, np) // the arc whose family moved out of the place into the arc's place
@@ -323,7 +325,7 @@ func (e *euPrimal) classChains(arcs func(f int) []int32, maxLen int, budget int)
 		}
 		rep := int(c.fams[0])
 		for budget > 0 {
-			if e.stopped() {
+			if e.Stopped() {
 				return total
 			}
 			// Places with room for one more of the class.
@@ -341,21 +343,21 @@ func (e *euPrimal) classChains(arcs func(f int) []int32, maxLen int, budget int)
 				changed := false
 				for _, ff := range c.fams {
 					h := int(ff)
-					cur := e.arc[h]
+					cur := e.Arc[h]
 					for _, x := range arcs(h) {
 						budget--
-						X := p.arcPlace[x]
+						X := p.ArcPlace[x]
 						if x == cur || math.IsInf(label[X], -1) || int(plen[X]) >= maxLen {
 							continue
 						}
-						g := label[X] + p.arcScore[x] - e.score(cur)
+						g := label[X] + p.ArcScore[x] - e.Score(cur)
 						if cur < 0 {
 							if g > bestG {
 								bestG, bestEnd, bestIn = g, -1, x
 							}
 							continue
 						}
-						Y := p.arcPlace[cur]
+						Y := p.ArcPlace[cur]
 						if Y != X && g > label[Y]+1e-12 {
 							label[Y], pred[Y], plen[Y] = g, x, plen[X]+1
 							changed = true
@@ -379,7 +381,7 @@ func (e *euPrimal) classChains(arcs func(f int) []int32, maxLen int, budget int)
 			at := bestEnd
 			if bestIn >= 0 {
 				moves = append(moves, bestIn)
-				at = p.arcPlace[bestIn]
+				at = p.ArcPlace[bestIn]
 			}
 			ok := true
 			for steps := 0; at >= 0 && pred[at] >= 0; steps++ {
@@ -389,40 +391,40 @@ func (e *euPrimal) classChains(arcs func(f int) []int32, maxLen int, budget int)
 				}
 				x := pred[at]
 				moves = append(moves, x)
-				at = p.arcPlace[x]
+				at = p.ArcPlace[x]
 			}
 			if !ok || len(moves) == 0 {
 				break
 			}
 			// Apply from the first move (into the place with room) on.
-			v0 := e.value
+			v0 := e.Value
 			var undo []chainMove
 			for i := len(moves) - 1; i >= 0; i-- {
-				h := int(p.arcFam[moves[i]])
-				if !e.fits(h, moves[i]) || slices.ContainsFunc(undo, func(m chainMove) bool { return int(m.f) == h }) {
+				h := int(p.ArcFam[moves[i]])
+				if !e.Fits(h, moves[i]) || slices.ContainsFunc(undo, func(m chainMove) bool { return int(m.f) == h }) {
 					ok = false
 					break
 				}
-				undo = append(undo, chainMove{int32(h), e.arc[h]})
-				e.set(h, moves[i])
+				undo = append(undo, chainMove{int32(h), e.Arc[h]})
+				e.Set(h, moves[i])
 			}
-			if !ok || e.value <= v0+1e-9 {
+			if !ok || e.Value <= v0+1e-9 {
 				for i := len(undo) - 1; i >= 0; i-- {
-					e.set(int(undo[i].f), undo[i].from)
+					e.Set(int(undo[i].f), undo[i].from)
 				}
 				break
 			}
-			total += e.value - v0
+			total += e.Value - v0
 		}
 	}
 	return total
 }
 
 // roomFor says whether place pl has room for one more family with f's needs.
-func (e *euPrimal) roomFor(f int, pl int32) bool {
-	p := e.p
-	for _, k := range e.plRows[pl] {
-		if c := p.coef(f, p.rowDim[k]); c > 0 && e.used[k]+c > p.rowHi[k]+tolLoad {
+func (e *primal) roomFor(f int, pl int32) bool {
+	p := e.P
+	for _, k := range e.PlRows[pl] {
+		if c := p.Coef(f, p.RowDim[k]); c > 0 && e.Used[k]+c > p.RowHi[k]+solver.TolLoad {
 			return false
 		}
 	}
@@ -431,10 +433,10 @@ func (e *euPrimal) roomFor(f int, pl int32) bool {
 
 // covers says whether family g leaving its place frees at least the excess that
 // blocking found in each blocked row.
-func (e *euPrimal) covers(g int) bool {
-	p := e.p
-	for i, k := range e.blk {
-		if p.coef(g, p.rowDim[k]) < e.blkBy[i]-tolLoad {
+func (e *primal) covers(g int) bool {
+	p := e.P
+	for i, k := range e.Blk {
+		if p.Coef(g, p.RowDim[k]) < e.BlkBy[i]-solver.TolLoad {
 			return false
 		}
 	}
@@ -443,10 +445,10 @@ func (e *euPrimal) covers(g int) bool {
 
 // arcsByPlace lists the arcs ca by place (CSR over np places: place pl's are
 // arcs[start[pl]:start[pl+1]], in the order of ca).
-func arcsByPlace(p *prob, np int, ca []int32) (start, arcs []int32) {
+func arcsByPlace(p *solver.Prob, np int, ca []int32) (start, arcs []int32) {
 	start = make([]int32, np+1)
 	for _, a := range ca {
-		start[p.arcPlace[a]+1]++
+		start[p.ArcPlace[a]+1]++
 	}
 	for i := 1; i <= np; i++ {
 		start[i] += start[i-1]
@@ -454,7 +456,7 @@ func arcsByPlace(p *prob, np int, ca []int32) (start, arcs []int32) {
 	arcs = make([]int32, len(ca))
 	pos := slices.Clone(start[:np])
 	for _, a := range ca {
-		pl := p.arcPlace[a]
+		pl := p.ArcPlace[a]
 		arcs[pos[pl]] = a
 		pos[pl]++
 	}

@@ -1,6 +1,8 @@
-package solver
+package flow
 
 import (
+	"solidarity/match/internal/solver"
+
 	"context"
 	"fmt"
 	"math"
@@ -69,36 +71,36 @@ const flowEps = 1e-13
 // transit and families may be out, so there is nothing feasible to return short of
 // finishing (which takes a fraction of a second); on the time limit, solve answers
 // with flowFallback instead. opts is not used: ctx carries the time limit.
-func solveFlow(ctx context.Context, p *prob, opts Options) (*Solution, error) {
+func solveFlow(ctx context.Context, p *solver.Prob, opts solver.Options) (*solver.Solution, error) {
 	trees, why := flowTrees(p)
 	if why != "" {
 		return nil, fmt.Errorf("match: not a flow problem: %s", why)
 	}
-	s := &Solution{Status: Optimal, Place: make([]int, p.n)}
+	s := &solver.Solution{Status: solver.Optimal, Place: make([]int, p.N)}
 	for f := range s.Place {
 		s.Place[f] = -1
 	}
 	byDim := make([][]int32, p.D)
 	var bound float64
-	for f := range p.n {
+	for f := range p.N {
 		if d := flowUnit(p, f); d >= 0 {
 			byDim[d] = append(byDim[d], int32(f))
 			continue
 		}
 		// A family that needs nothing takes its best arc, if it gains or must go.
 		best := int32(-1)
-		for j := p.famStart[f]; j < p.famStart[f+1]; j++ {
-			if best < 0 || p.arcScore[j] > p.arcScore[best] {
+		for j := p.FamStart[f]; j < p.FamStart[f+1]; j++ {
+			if best < 0 || p.ArcScore[j] > p.ArcScore[best] {
 				best = j
 			}
 		}
 		switch {
-		case best >= 0 && (p.must[f] || p.arcScore[best] > 0):
-			s.Place[f] = int(p.arcPlace[best])
-			s.Value += p.arcScore[best]
-			bound += p.arcScore[best]
-		case p.must[f]:
-			return &Solution{Status: Infeasible, Reason: fmt.Sprintf("family %d must be placed but has no allowed place", f)}, nil
+		case best >= 0 && (p.Must[f] || p.ArcScore[best] > 0):
+			s.Place[f] = int(p.ArcPlace[best])
+			s.Value += p.ArcScore[best]
+			bound += p.ArcScore[best]
+		case p.Must[f]:
+			return &solver.Solution{Status: solver.Infeasible, Reason: fmt.Sprintf("family %d must be placed but has no allowed place", f)}, nil
 		}
 	}
 	// The dimensions are independent problems: solve them side by side. Each result
@@ -125,7 +127,7 @@ func solveFlow(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 	}
 	for _, r := range res {
 		if r.why != "" {
-			return &Solution{Status: Infeasible, Reason: r.why}, nil
+			return &solver.Solution{Status: solver.Infeasible, Reason: r.why}, nil
 		}
 	}
 	for _, r := range res {
@@ -137,29 +139,29 @@ func solveFlow(ctx context.Context, p *prob, opts Options) (*Solution, error) {
 		s.Iterations += n.bids
 		for i, a := range n.at {
 			if j := n.aArc[a]; j >= 0 {
-				s.Place[n.fam[i]] = int(p.arcPlace[j])
-				s.Value += p.arcScore[j]
+				s.Place[n.fam[i]] = int(p.ArcPlace[j])
+				s.Value += p.ArcScore[j]
 			}
 		}
 	}
 	// The bound is computed, not assumed: if rounding (or a bug) left a gap, say so.
 	s.Bound = s.Value
 	if bound-s.Value > 1e-9*math.Max(1, math.Abs(s.Value)) {
-		s.Status, s.Bound = Feasible, bound
+		s.Status, s.Bound = solver.Feasible, bound
 	}
 	return s, nil
 }
 
 // solveFlowDim solves the network of one dimension for its families fams: the flow,
 // or the reason why the families that must be placed cannot all be.
-func solveFlowDim(ctx context.Context, p *prob, t *flowTree, fams []int32) (*flowNet, string, error) {
+func solveFlowDim(ctx context.Context, p *solver.Prob, t *flowTree, fams []int32) (*flowNet, string, error) {
 	// Feasibility first, exactly: the families that must be placed alone, every arc
 	// worth 0 and staying out −1. Costs are integers, so a flow ε-optimal with
 	// ε < 1/(nodes) is optimal, and a family left out proves the model infeasible.
 	var musts []int32
 	for _, f := range fams {
-		if p.must[f] {
-			if p.famStart[f] == p.famStart[f+1] {
+		if p.Must[f] {
+			if p.FamStart[f] == p.FamStart[f+1] {
 				return nil, fmt.Sprintf("family %d must be placed but has no allowed place", f), nil
 			}
 			musts = append(musts, f)
@@ -191,31 +193,39 @@ func solveFlowDim(ctx context.Context, p *prob, t *flowTree, fams []int32) (*flo
 // at its best arc (or out, when it need not be placed and no arc gains). It returns
 // nil when the greedy leaves a family that must be placed out: the caller then
 // reports the stop.
-func flowFallback(p *prob) *Solution {
-	best := make([]float64, p.n)
+func Fallback(p *solver.Prob) *solver.Solution {
+	best := make([]float64, p.N)
 	bound := 0.0
-	for f := range p.n {
+	for f := range p.N {
 		best[f] = math.Inf(-1)
-		for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
-			best[f] = max(best[f], p.arcScore[a])
+		for a := p.FamStart[f]; a < p.FamStart[f+1]; a++ {
+			best[f] = max(best[f], p.ArcScore[a])
 		}
 		switch {
-		case p.must[f]:
+		case p.Must[f]:
 			bound += best[f] // no arc at all was refused by newProb
 		case best[f] > 0:
 			bound += best[f]
 		}
 	}
-	s := newEUPrimal(p)
-	s.fill(orderBy(p, best), p.arcScore)
-	if !s.feasible() {
+	s := solver.NewAssignment(p)
+	s.Fill(solver.OrderBy(p, best), p.ArcScore)
+	if !s.Feasible() {
 		return nil
 	}
-	sol := &Solution{Status: Feasible, Place: s.places(), Bound: bound}
-	for _, a := range s.arc {
+	sol := &solver.Solution{Status: solver.Feasible, Place: s.Places(), Bound: bound}
+	for _, a := range s.Arc {
 		if a >= 0 {
-			sol.Value += p.arcScore[a]
+			sol.Value += p.ArcScore[a]
 		}
 	}
 	return sol
+}
+
+// Method is the flow method: exact on flow-shaped problems (Shaped).
+type Method struct{}
+
+// Solve solves a flow-shaped p (see solveFlow).
+func (Method) Solve(ctx context.Context, p *solver.Prob, opts solver.Options) (*solver.Solution, error) {
+	return solveFlow(ctx, p, opts)
 }

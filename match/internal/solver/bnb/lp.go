@@ -1,6 +1,9 @@
-package solver
+package bnb
 
-import "math"
+import (
+	"math"
+	"solidarity/match/internal/solver"
+)
 
 // lp is the LP relaxation of a prob, solved by a bounded-variable dual simplex.
 //
@@ -23,7 +26,7 @@ import "math"
 // σ_g = a_key(g)). W⁻¹ is kept dense and updated in product form; a change of key
 // that touches other columns rebuilds it (cheap at K ≤ a few hundred).
 type lp struct {
-	p              *prob
+	p              *solver.Prob
 	nA, nF, K, nCo int
 
 	cost   []float64 // minimised: −score on arcs, 0 on slacks
@@ -83,8 +86,8 @@ const (
 	tolPivot  = 1e-7
 )
 
-func newLP(p *prob) *lp {
-	nA, nF, K := len(p.arcPlace), p.n, p.K
+func newLP(p *solver.Prob) *lp {
+	nA, nF, K := len(p.ArcPlace), p.N, p.K
 	N := nA + nF + K
 	l := &lp{p: p, nA: nA, nF: nF, K: K, nCo: N,
 		cost: make([]float64, N), lo: make([]float64, N), up: make([]float64, N),
@@ -96,19 +99,19 @@ func newLP(p *prob) *lp {
 		inTouch: make([]bool, nF), w: make([]float64, K*K),
 		rF: make([]float64, nF), rC: make([]float64, K), rowOf: make([]int, K), ray: -1}
 	for j := range nA {
-		l.cost[j] = -p.arcScore[j]
+		l.cost[j] = -p.ArcScore[j]
 		l.up[j] = 1
 	}
 	for f := range nF {
 		j := nA + f
 		l.up[j] = 1
-		if p.must[f] {
+		if p.Must[f] {
 			l.lo[j] = 1
 		}
 	}
 	for k := range K {
 		j := nA + nF + k
-		l.lo[j], l.up[j] = p.rowLo[k], p.rowHi[k]
+		l.lo[j], l.up[j] = p.RowLo[k], p.RowHi[k]
 	}
 	l.crash()
 	return l
@@ -118,7 +121,7 @@ func newLP(p *prob) *lp {
 func (l *lp) fam(j int) int {
 	switch {
 	case j < l.nA:
-		return int(l.p.arcFam[j])
+		return int(l.p.ArcFam[j])
 	case j < l.nA+l.nF:
 		return j - l.nA
 	}
@@ -140,8 +143,8 @@ func (l *lp) aF(j int) float64 {
 func (l *lp) dotC(j int, pi []float64) float64 {
 	if j < l.nA {
 		s := 0.0
-		for e := l.p.cStart[j]; e < l.p.cStart[j+1]; e++ {
-			s += pi[l.p.cRow[e]] * l.p.cVal[e]
+		for e := l.p.CStart[j]; e < l.p.CStart[j+1]; e++ {
+			s += pi[l.p.CRow[e]] * l.p.CVal[e]
 		}
 		return s
 	}
@@ -154,8 +157,8 @@ func (l *lp) dotC(j int, pi []float64) float64 {
 // addC adds s·c_j to v.
 func (l *lp) addC(v []float64, j int, s float64) {
 	if j < l.nA {
-		for e := l.p.cStart[j]; e < l.p.cStart[j+1]; e++ {
-			v[l.p.cRow[e]] += s * l.p.cVal[e]
+		for e := l.p.CStart[j]; e < l.p.CStart[j+1]; e++ {
+			v[l.p.CRow[e]] += s * l.p.CVal[e]
 		}
 	} else if j >= l.nA+l.nF {
 		v[j-l.nA-l.nF] -= s
@@ -172,12 +175,12 @@ func (l *lp) crash() {
 	}
 	for f := range l.nF {
 		best := l.nA + f
-		for j := p.famStart[f]; j < p.famStart[f+1]; j++ {
+		for j := p.FamStart[f]; j < p.FamStart[f+1]; j++ {
 			if best == l.nA+f || l.cost[j] < l.cost[best] {
 				best = int(j)
 			}
 		}
-		if best < l.nA && l.cost[best] > 0 && !p.must[f] {
+		if best < l.nA && l.cost[best] > 0 && !p.Must[f] {
 			best = l.nA + f // a family that loses value stays out
 		}
 		l.key[f] = int32(best)

@@ -1,8 +1,10 @@
-package solver
+package flow
 
 // The flow method's network, cost-scaling refines and dual bound (the method: flow.go).
 
 import (
+	"solidarity/match/internal/solver"
+
 	"context"
 	"fmt"
 	"math"
@@ -62,7 +64,7 @@ type flowNet struct {
 // newFlowNet builds the network of tree t for families fams, each arc worth its score
 // (or 0 if !scored), and an arc out worth out for the families that need not be
 // placed (all of them, if allOut).
-func newFlowNet(p *prob, t *flowTree, fams []int32, scored bool, out float64, allOut bool) *flowNet {
+func newFlowNet(p *solver.Prob, t *flowTree, fams []int32, scored bool, out float64, allOut bool) *flowNet {
 	sink := t.sink()
 	R := int(sink)
 	n := &flowNet{t: t, sink: sink}
@@ -74,7 +76,7 @@ func newFlowNet(p *prob, t *flowTree, fams []int32, scored bool, out float64, al
 	maxAbs := math.Abs(out)
 	size := len(fams)
 	for _, f := range fams {
-		size += int(p.famStart[f+1] - p.famStart[f])
+		size += int(p.FamStart[f+1] - p.FamStart[f])
 	}
 	n.fam = make([]int32, 0, len(fams))
 	n.aStart = make([]int32, 0, len(fams)+1)
@@ -100,15 +102,15 @@ func newFlowNet(p *prob, t *flowTree, fams []int32, scored bool, out float64, al
 			n.aScore = append(n.aScore, s)
 			maxAbs = max(maxAbs, math.Abs(s))
 		}
-		if allOut || !p.must[f] {
+		if allOut || !p.Must[f] {
 			add(sink, -1, out)
 		}
-		for j := p.famStart[f]; j < p.famStart[f+1]; j++ {
+		for j := p.FamStart[f]; j < p.FamStart[f+1]; j++ {
 			s := 0.0
 			if scored {
-				s = p.arcScore[j]
+				s = p.ArcScore[j]
 			}
-			add(t.leaf[p.arcPlace[j]], j, s)
+			add(t.leaf[p.ArcPlace[j]], j, s)
 		}
 	}
 	nf := len(n.fam)
@@ -440,7 +442,7 @@ const (
 // cutReason explains why family f, which must be placed, is out in the optimum of the
 // must-only network: the rows that the families that must be placed can reach from
 // f (moving one another as they may) form a set whose exits are all full rows.
-func (n *flowNet) cutReason(p *prob, f int32) string {
+func (n *flowNet) cutReason(p *solver.Prob, f int32) string {
 	R := int(n.sink)
 	seen := make([]bool, R+1)
 	seenF := make([]bool, len(n.fam))
@@ -487,7 +489,7 @@ func (n *flowNet) cutReason(p *prob, f int32) string {
 	var full []string
 	for _, v := range nodes {
 		if v != n.sink && !seen[n.t.parent[v]] {
-			full = append(full, p.rowName(int(n.t.rowK[v])))
+			full = append(full, p.RowName(int(n.t.rowK[v])))
 		}
 	}
 	slices.Sort(full)
@@ -505,7 +507,7 @@ func (n *flowNet) cutReason(p *prob, f int32) string {
 // duals, over every arc of the dimension. It is an upper bound on the optimum for
 // any prices (weak duality); for ε-optimal ones it exceeds the value by at most
 // about ε per family and per unit of capacity, which the last refine makes tiny.
-func (n *flowNet) bound(p *prob) float64 {
+func (n *flowNet) bound(p *solver.Prob) float64 {
 	t, R := n.t, int(n.sink)
 	chain := make([]float64, R+1) // prices along the way from the node to the sink
 	known := make([]bool, R+1)
@@ -522,7 +524,7 @@ func (n *flowNet) bound(p *prob) float64 {
 	var b float64
 	for v := range R {
 		y := max(0, n.pr[t.parent[v]]-n.pr[v])
-		b += y * p.rowHi[t.rowK[v]]
+		b += y * p.RowHi[t.rowK[v]]
 	}
 	for i := range n.fam {
 		u := math.Inf(-1)

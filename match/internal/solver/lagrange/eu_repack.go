@@ -1,6 +1,8 @@
-package solver
+package lagrange
 
 import (
+	"solidarity/match/internal/solver"
+
 	"cmp"
 	"math"
 	"slices"
@@ -25,7 +27,7 @@ const (
 )
 
 type repacker struct {
-	e      *euPrimal
+	e      *primal
 	arcs   func(f int) []int32 // each family's candidate arcs
 	wStart []int32             // candidate arcs by place (CSR)
 	wArc   []int32
@@ -50,10 +52,10 @@ type repItem struct {
 	w      []int32
 }
 
-func newRepacker(e *euPrimal, cs, ca []int32) *repacker {
-	p := e.p
+func newRepacker(e *primal, cs, ca []int32) *repacker {
+	p := e.P
 	r := &repacker{e: e, arcs: func(f int) []int32 { return ca[cs[f]:cs[f+1]] }}
-	r.wStart, r.wArc = arcsByPlace(p, len(e.at), ca)
+	r.wStart, r.wArc = arcsByPlace(p, len(e.At), ca)
 	return r
 }
 
@@ -62,18 +64,18 @@ func newRepacker(e *euPrimal, cs, ca []int32) *repacker {
 func (r *repacker) run() float64 {
 	e := r.e
 	if r.seen == nil {
-		r.seen = make([]uint32, len(e.at))
+		r.seen = make([]uint32, len(e.At))
 	}
 	total := 0.0
-	for pl := range e.at {
-		if pl%64 == 63 && e.stopped() {
+	for pl := range e.At {
+		if pl%64 == 63 && e.Stopped() {
 			break
 		}
-		if r.seen[pl] == e.ver[pl]+1 {
+		if r.seen[pl] == e.Ver[pl]+1 {
 			continue
 		}
 		total += r.place(int32(pl))
-		r.seen[pl] = e.ver[pl] + 1
+		r.seen[pl] = e.Ver[pl] + 1
 	}
 	return total
 }
@@ -81,29 +83,29 @@ func (r *repacker) run() float64 {
 // altOf is family g's best fitting arc among its candidates away from place pl, or
 // out (-1) when it need not be placed; ok false when there is none.
 func (r *repacker) altOf(g int, pl int32) (alt int32, s float64, ok bool) {
-	e, p := r.e, r.e.p
+	e, p := r.e, r.e.P
 	alt, s = -1, math.Inf(-1)
-	if !p.must[g] && e.fits(g, -1) {
+	if !p.Must[g] && e.Fits(g, -1) {
 		s, ok = 0, true
 	}
 	for _, a := range r.arcs(g) {
-		if p.arcPlace[a] != pl && p.arcScore[a] > s && e.fits(g, a) {
-			alt, s, ok = a, p.arcScore[a], true
+		if p.ArcPlace[a] != pl && p.ArcScore[a] > s && e.Fits(g, a) {
+			alt, s, ok = a, p.ArcScore[a], true
 		}
 	}
 	return alt, s, ok
 }
 
 func (r *repacker) place(pl int32) float64 {
-	e, p := r.e, r.e.p
+	e, p := r.e, r.e.P
 	// The place's capacity rows and the dynamic program's states.
 	r.rows, r.stride, r.capv = r.rows[:0], r.stride[:0], r.capv[:0]
 	states := 1
-	for _, k := range e.plRows[pl] {
-		if p.rowKind[k] != rowPlace {
+	for _, k := range e.PlRows[pl] {
+		if p.RowKind[k] != solver.RowPlace {
 			continue
 		}
-		c := int(math.Floor(p.rowHi[k] + tolLoad))
+		c := int(math.Floor(p.RowHi[k] + solver.TolLoad))
 		if states*(c+1) > repackStates {
 			return 0
 		}
@@ -118,28 +120,28 @@ func (r *repacker) place(pl int32) float64 {
 	weight := func(f int) []int32 {
 		w := make([]int32, len(r.rows))
 		for i, k := range r.rows {
-			w[i] = int32(p.coef(f, p.rowDim[k]))
+			w[i] = int32(p.Coef(f, p.RowDim[k]))
 		}
 		return w
 	}
 	// Items: the families there, then the best of those that could come in.
 	r.items = r.items[:0]
-	for _, gg := range e.at[pl] {
+	for _, gg := range e.At[pl] {
 		g := int(gg)
 		alt, s, ok := r.altOf(g, pl)
 		if !ok {
 			s = -1e9 // must stay
 		}
-		r.items = append(r.items, repItem{f: gg, arc: e.arc[g], member: true, alt: alt, profit: p.arcScore[e.arc[g]] - s, w: weight(g)})
+		r.items = append(r.items, repItem{f: gg, arc: e.Arc[g], member: true, alt: alt, profit: p.ArcScore[e.Arc[g]] - s, w: weight(g)})
 	}
 	nm := len(r.items)
 	for _, x := range r.wArc[r.wStart[pl]:r.wStart[pl+1]] {
-		h := int(p.arcFam[x])
-		cur := e.arc[h]
+		h := int(p.ArcFam[x])
+		cur := e.Arc[h]
 		if cur == x {
 			continue
 		}
-		if g := p.arcScore[x] - e.score(cur); g > 1e-12 && (cur < 0 || e.fits(h, -1)) {
+		if g := p.ArcScore[x] - e.Score(cur); g > 1e-12 && (cur < 0 || e.Fits(h, -1)) {
 			r.items = append(r.items, repItem{f: int32(h), arc: x, alt: -1, profit: g})
 		}
 	}
@@ -201,16 +203,16 @@ func (r *repacker) place(pl int32) float64 {
 	}
 	sp.Trace(r.take, n, states-1, off, func(i int) { chosen[i] = true })
 	// Apply: leavers out, entrants in, leavers to their best fitting place.
-	v0 := e.value
+	v0 := e.Value
 	r.undo = r.undo[:0]
 	set := func(f int, a int32) {
-		r.undo = append(r.undo, chainMove{int32(f), e.arc[f]})
-		e.set(f, a)
+		r.undo = append(r.undo, chainMove{int32(f), e.Arc[f]})
+		e.Set(f, a)
 	}
 	ok := true
 	for i, it := range r.items[:nm] {
 		if !chosen[i] {
-			if !e.fits(int(it.f), -1) {
+			if !e.Fits(int(it.f), -1) {
 				ok = false
 				break
 			}
@@ -220,7 +222,7 @@ func (r *repacker) place(pl int32) float64 {
 	for i := nm; ok && i < n; i++ {
 		if chosen[i] {
 			h := int(r.items[i].f)
-			if !e.fits(h, r.items[i].arc) {
+			if !e.Fits(h, r.items[i].arc) {
 				ok = false
 				break
 			}
@@ -238,11 +240,11 @@ func (r *repacker) place(pl int32) float64 {
 			set(g, alt)
 		}
 	}
-	if !ok || e.value <= v0+1e-9 {
+	if !ok || e.Value <= v0+1e-9 {
 		for i := len(r.undo) - 1; i >= 0; i-- {
-			e.set(int(r.undo[i].f), r.undo[i].from)
+			e.Set(int(r.undo[i].f), r.undo[i].from)
 		}
 		return 0
 	}
-	return e.value - v0
+	return e.Value - v0
 }

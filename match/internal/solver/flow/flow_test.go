@@ -1,6 +1,9 @@
-package solver
+package flow
 
 import (
+	"solidarity/match/internal/solver"
+	"solidarity/match/internal/solver/bnb"
+
 	"context"
 	"errors"
 	"math"
@@ -16,24 +19,24 @@ import (
 // may be negative or zero, small capacities, and a random laminar family of groups
 // (a chain of nested sets plus disjoint ones), all with small capacities so that the
 // rows bind.
-func flowRandomModel(r *rand.Rand, nf, np, dims int) *Model {
-	m := &Model{Dims: dims}
+func flowRandomModel(r *rand.Rand, nf, np, dims int) *solver.Model {
+	m := &solver.Model{Dims: dims}
 	for range np {
 		c := make([]int64, dims)
 		for d := range c {
 			c[d] = int64(r.IntN(4))
 		}
-		m.Places = append(m.Places, Place{Cap: c})
+		m.Places = append(m.Places, solver.Place{Cap: c})
 	}
 	for range nf {
 		need := make([]int64, dims)
 		if r.IntN(6) > 0 {
 			need[r.IntN(dims)] = 1
 		}
-		f := Family{Need: need, Must: r.IntN(5) == 0}
+		f := solver.Family{Need: need, Must: r.IntN(5) == 0}
 		for p := range np {
 			if r.IntN(3) > 0 {
-				f.Arcs = append(f.Arcs, Arc{Place: p, Score: float64(r.IntN(21)-6) / 10})
+				f.Arcs = append(f.Arcs, solver.Arc{Place: p, Score: float64(r.IntN(21)-6) / 10})
 			}
 		}
 		m.Families = append(m.Families, f)
@@ -50,18 +53,18 @@ func flowRandomModel(r *rand.Rand, nf, np, dims int) *Model {
 	}
 	for k := 2; k <= np; k++ {
 		if r.IntN(2) == 0 {
-			m.Groups = append(m.Groups, Group{Places: slices.Clone(perm[:k]), Cap: capOf()})
+			m.Groups = append(m.Groups, solver.Group{Places: slices.Clone(perm[:k]), Cap: capOf()})
 		}
 	}
 	if np >= 3 && r.IntN(2) == 0 {
-		m.Groups = append(m.Groups, Group{Places: []int{perm[np-1]}, Cap: capOf()})
+		m.Groups = append(m.Groups, solver.Group{Places: []int{perm[np-1]}, Cap: capOf()})
 	}
 	return m
 }
 
 // flowBrute enumerates every assignment: the best value, or ok=false if none is
 // feasible.
-func flowBrute(m *Model) (best float64, ok bool) {
+func flowBrute(m *solver.Model) (best float64, ok bool) {
 	place := make([]int, len(m.Families))
 	var rec func(i int)
 	rec = func(i int) {
@@ -84,20 +87,20 @@ func flowBrute(m *Model) (best float64, ok bool) {
 
 // flowSolve prepares m and solves it with solveFlow, as solve would: a model newProb
 // already finds infeasible comes back Infeasible.
-func flowSolve(t *testing.T, m *Model) *Solution {
+func flowSolve(t *testing.T, m *solver.Model) *solver.Solution {
 	t.Helper()
-	p, err := newProb(m)
-	if ie, ok := errors.AsType[*infeasibleError](err); ok {
-		return &Solution{Status: Infeasible, Reason: ie.reason}
+	p, err := solver.NewProb(m)
+	if ie, ok := errors.AsType[*solver.InfeasibleError](err); ok {
+		return &solver.Solution{Status: solver.Infeasible, Reason: ie.Reason}
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !flowShaped(p) {
+	if !Shaped(p) {
 		_, why := flowTrees(p)
 		t.Fatalf("not flow-shaped: %s", why)
 	}
-	s, err := solveFlow(context.Background(), p, Options{})
+	s, err := solveFlow(context.Background(), p, solver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,9 +108,9 @@ func flowSolve(t *testing.T, m *Model) *Solution {
 }
 
 // flowCheck checks an optimal solution against the model and the expected value.
-func flowCheck(t *testing.T, m *Model, s *Solution, want float64) {
+func flowCheck(t *testing.T, m *solver.Model, s *solver.Solution, want float64) {
 	t.Helper()
-	if s.Status != Optimal {
+	if s.Status != solver.Optimal {
 		t.Fatalf("status %s (%s), want optimal %v", s.Status, s.Reason, want)
 	}
 	v, err := m.Value(s.Place)
@@ -131,7 +134,7 @@ func TestFlowAgainstBruteForce(t *testing.T) {
 		want, ok := flowBrute(m)
 		s := flowSolve(t, m)
 		if !ok {
-			if s.Status != Infeasible || s.Reason == "" {
+			if s.Status != solver.Infeasible || s.Reason == "" {
 				t.Fatalf("model %d: brute force finds it infeasible, solveFlow says %s (%q)", i, s.Status, s.Reason)
 			}
 			infeasible++
@@ -161,7 +164,7 @@ func TestFlowAgainstBruteForce(t *testing.T) {
 
 // flowUnbound is the value of every family at its best arc (if it gains or must go),
 // capacities ignored: above the optimum when a capacity binds.
-func flowUnbound(m *Model) float64 {
+func flowUnbound(m *solver.Model) float64 {
 	var v float64
 	for _, f := range m.Families {
 		best := math.Inf(-1)
@@ -178,20 +181,20 @@ func flowUnbound(m *Model) float64 {
 // flowMediumModel is a flow-shaped model of nf families and np places in two
 // dimensions, with two disjoint groups and one over both, and a few families that
 // must be placed.
-func flowMediumModel(r *rand.Rand, nf, np int) *Model {
-	m := &Model{Dims: 2}
+func flowMediumModel(r *rand.Rand, nf, np int) *solver.Model {
+	m := &solver.Model{Dims: 2}
 	for range np {
-		m.Places = append(m.Places, Place{Cap: []int64{int64(2 + r.IntN(4)), int64(2 + r.IntN(4))}})
+		m.Places = append(m.Places, solver.Place{Cap: []int64{int64(2 + r.IntN(4)), int64(2 + r.IntN(4))}})
 	}
 	for range nf {
 		need := []int64{0, 0}
 		if r.IntN(10) > 0 {
 			need[r.IntN(2)] = 1
 		}
-		f := Family{Need: need, Must: r.IntN(15) == 0}
+		f := solver.Family{Need: need, Must: r.IntN(15) == 0}
 		for p := range np {
 			if r.IntN(3) > 0 {
-				f.Arcs = append(f.Arcs, Arc{Place: p, Score: r.Float64()*1.2 - 0.2})
+				f.Arcs = append(f.Arcs, solver.Arc{Place: p, Score: r.Float64()*1.2 - 0.2})
 			}
 		}
 		m.Families = append(m.Families, f)
@@ -206,7 +209,7 @@ func flowMediumModel(r *rand.Rand, nf, np int) *Model {
 			b = append(b, p)
 		}
 	}
-	m.Groups = []Group{
+	m.Groups = []solver.Group{
 		{Places: a, Cap: []int64{int64(nf / 5), int64(nf / 5)}},
 		{Places: b, Cap: []int64{int64(nf / 6), int64(nf / 6)}},
 		{Places: all, Cap: []int64{int64(nf / 3), int64(nf / 3)}},
@@ -218,21 +221,21 @@ func TestFlowAgainstBnB(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
 	for i := range 12 {
 		m := flowMediumModel(r, 60, 8)
-		p, err := newProb(m)
+		p, err := solver.NewProb(m)
 		if err != nil {
 			t.Fatalf("model %d: %v", i, err)
 		}
-		if !flowShaped(p) {
+		if !Shaped(p) {
 			t.Fatalf("model %d: not flow-shaped", i)
 		}
-		want, err := solveBnB(context.Background(), p, Options{Gap: 1e-9})
+		want, err := bnb.Method{Methods: testMethods()}.Solve(context.Background(), p, solver.Options{Gap: 1e-9})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want.Status != Optimal {
+		if want.Status != solver.Optimal {
 			t.Fatalf("model %d: branch-and-bound %s", i, want.Status)
 		}
-		s, err := solveFlow(context.Background(), p, Options{})
+		s, err := solveFlow(context.Background(), p, solver.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,33 +251,33 @@ func TestFlowAgainstBnB(t *testing.T) {
 }
 
 func TestFlowShaped(t *testing.T) {
-	base := func() *Model {
-		m := &Model{Dims: 2}
+	base := func() *solver.Model {
+		m := &solver.Model{Dims: 2}
 		for range 3 {
-			m.Places = append(m.Places, Place{Cap: []int64{1, 1}})
+			m.Places = append(m.Places, solver.Place{Cap: []int64{1, 1}})
 		}
 		for f := range 6 {
 			need := []int64{0, 0}
 			need[f%2] = 1
-			m.Families = append(m.Families, Family{Need: need,
-				Arcs: []Arc{{Place: 0, Score: 1}, {Place: 1, Score: 2}, {Place: 2, Score: 3}}})
+			m.Families = append(m.Families, solver.Family{Need: need,
+				Arcs: []solver.Arc{{Place: 0, Score: 1}, {Place: 1, Score: 2}, {Place: 2, Score: 3}}})
 		}
 		return m
 	}
-	shaped := func(m *Model) bool {
+	shaped := func(m *solver.Model) bool {
 		t.Helper()
-		p, err := newProb(m)
+		p, err := solver.NewProb(m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return flowShaped(p)
+		return Shaped(p)
 	}
 	if m := base(); !shaped(m) {
 		t.Fatal("one-person families, no group: not flow-shaped")
 	}
 	m := base()
-	m.Families = append(m.Families, Family{Need: []int64{0, 0}, Arcs: []Arc{{Place: 1, Score: 1}}})
-	m.Groups = []Group{{Places: []int{0, 1}, Cap: []int64{1, 1}}, {Places: []int{0, 1, 2}, Cap: []int64{2, 2}}, {Places: []int{2}, Cap: []int64{0, 1}}}
+	m.Families = append(m.Families, solver.Family{Need: []int64{0, 0}, Arcs: []solver.Arc{{Place: 1, Score: 1}}})
+	m.Groups = []solver.Group{{Places: []int{0, 1}, Cap: []int64{1, 1}}, {Places: []int{0, 1, 2}, Cap: []int64{2, 2}}, {Places: []int{2}, Cap: []int64{0, 1}}}
 	if !shaped(m) {
 		t.Fatal("nested and disjoint groups, a family needing nothing: not flow-shaped")
 	}
@@ -289,29 +292,29 @@ func TestFlowShaped(t *testing.T) {
 		t.Fatal("a family of two in one dimension: flow-shaped")
 	}
 	m = base()
-	m.Groups = []Group{{Places: []int{0, 1}, Cap: []int64{1, 1}}, {Places: []int{1, 2}, Cap: []int64{1, 1}}}
+	m.Groups = []solver.Group{{Places: []int{0, 1}, Cap: []int64{1, 1}}, {Places: []int{1, 2}, Cap: []int64{1, 1}}}
 	if shaped(m) {
 		t.Fatal("overlapping groups: flow-shaped")
 	}
 	m = base()
-	m.Groups = []Group{{Places: []int{0, 0, 1}, Cap: []int64{1, 1}}}
+	m.Groups = []solver.Group{{Places: []int{0, 0, 1}, Cap: []int64{1, 1}}}
 	if shaped(m) {
 		t.Fatal("a group listing a place twice: flow-shaped")
 	}
 	m = base()
-	m.Mins = []MinRow{{Places: []int{0}, Dim: -1, Min: 1}}
+	m.Mins = []solver.MinRow{{Places: []int{0}, Dim: -1, Min: 1}}
 	if shaped(m) {
 		t.Fatal("a minimum: flow-shaped")
 	}
 	// Rows that can never bind are dropped by newProb and do not count: overlapping
 	// groups with room for everyone are no constraint.
 	m = base()
-	m.Groups = []Group{{Places: []int{0, 1}, Cap: []int64{9, 9}}, {Places: []int{1, 2}, Cap: []int64{1, 1}}}
+	m.Groups = []solver.Group{{Places: []int{0, 1}, Cap: []int64{9, 9}}, {Places: []int{1, 2}, Cap: []int64{1, 1}}}
 	if !shaped(m) {
 		t.Fatal("an overlapping group that cannot bind: not flow-shaped")
 	}
 	m = base()
-	m.Mins = []MinRow{{Places: []int{0}, Dim: -1, Min: 0}}
+	m.Mins = []solver.MinRow{{Places: []int{0}, Dim: -1, Min: 0}}
 	if !shaped(m) {
 		t.Fatal("a minimum of 0: not flow-shaped")
 	}
@@ -319,16 +322,16 @@ func TestFlowShaped(t *testing.T) {
 
 func TestFlowInfeasibleReason(t *testing.T) {
 	// Three families must go to places 0 or 1, whose group holds two.
-	m := &Model{Dims: 1,
-		Places: []Place{{Cap: []int64{1}}, {Cap: []int64{2}}, {Cap: []int64{5}}},
-		Groups: []Group{{Places: []int{0, 1}, Cap: []int64{2}}}}
+	m := &solver.Model{Dims: 1,
+		Places: []solver.Place{{Cap: []int64{1}}, {Cap: []int64{2}}, {Cap: []int64{5}}},
+		Groups: []solver.Group{{Places: []int{0, 1}, Cap: []int64{2}}}}
 	for range 3 {
-		m.Families = append(m.Families, Family{Need: []int64{1}, Must: true,
-			Arcs: []Arc{{Place: 0, Score: 1}, {Place: 1, Score: -1}}})
+		m.Families = append(m.Families, solver.Family{Need: []int64{1}, Must: true,
+			Arcs: []solver.Arc{{Place: 0, Score: 1}, {Place: 1, Score: -1}}})
 	}
-	m.Families = append(m.Families, Family{Need: []int64{1}, Arcs: []Arc{{Place: 0, Score: 5}, {Place: 2, Score: 1}}})
+	m.Families = append(m.Families, solver.Family{Need: []int64{1}, Arcs: []solver.Arc{{Place: 0, Score: 5}, {Place: 2, Score: 1}}})
 	s := flowSolve(t, m)
-	if s.Status != Infeasible || !strings.Contains(s.Reason, "must be placed") || !strings.Contains(s.Reason, "group 0") {
+	if s.Status != solver.Infeasible || !strings.Contains(s.Reason, "must be placed") || !strings.Contains(s.Reason, "group 0") {
 		t.Fatalf("got %s %q, want infeasible naming group 0", s.Status, s.Reason)
 	}
 	// Two that must be placed fill the group, one of them at a loss (place 0 holds
@@ -340,13 +343,13 @@ func TestFlowInfeasibleReason(t *testing.T) {
 
 func TestFlowCancelled(t *testing.T) {
 	m := flowEUModel(1, 2000, 4, 10, 30, 0)
-	p, err := newProb(m)
+	p, err := solver.NewProb(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := solveFlow(ctx, p, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := solveFlow(ctx, p, solver.Options{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: got %v", err)
 	}
 }
@@ -369,10 +372,10 @@ func TestFlowEUSmall(t *testing.T) {
 // state capped at 90 % of its localities (a group); about arcs compatible places per
 // person, scored by the person's prospects times the locality's labour market plus
 // noise.
-func flowEUModel(seed uint64, nf, states, localities, arcs int, mustFrac float64) *Model {
+func flowEUModel(seed uint64, nf, states, localities, arcs int, mustFrac float64) *solver.Model {
 	r := rand.New(rand.NewPCG(seed, 66))
 	np := states * localities
-	m := &Model{Dims: 3}
+	m := &solver.Model{Dims: 3}
 	var total [3]int64
 	for range nf {
 		need := make([]int64, 3)
@@ -385,7 +388,7 @@ func flowEUModel(seed uint64, nf, states, localities, arcs int, mustFrac float64
 		}
 		need[d] = 1
 		total[d]++
-		m.Families = append(m.Families, Family{Need: need, Must: r.Float64() < mustFrac})
+		m.Families = append(m.Families, solver.Family{Need: need, Must: r.Float64() < mustFrac})
 	}
 	weight := make([]float64, np)
 	sum := 0.0
@@ -399,11 +402,11 @@ func flowEUModel(seed uint64, nf, states, localities, arcs int, mustFrac float64
 		for d := range 3 {
 			c[d] = int64(float64(total[d])*1.05*weight[p]/sum + r.Float64())
 		}
-		m.Places = append(m.Places, Place{Cap: c})
+		m.Places = append(m.Places, solver.Place{Cap: c})
 		labour[p] = 0.3 + 0.7*r.Float64()
 	}
 	for s := range states {
-		g := Group{Cap: make([]int64, 3)}
+		g := solver.Group{Cap: make([]int64, 3)}
 		for l := range localities {
 			p := s*localities + l
 			g.Places = append(g.Places, p)
@@ -427,7 +430,7 @@ func flowEUModel(seed uint64, nf, states, localities, arcs int, mustFrac float64
 		for p := range np {
 			if mark[p] {
 				mark[p] = false
-				f.Arcs = append(f.Arcs, Arc{Place: p, Score: prospects*labour[p] + 0.1*r.Float64()})
+				f.Arcs = append(f.Arcs, solver.Arc{Place: p, Score: prospects*labour[p] + 0.1*r.Float64()})
 			}
 		}
 	}
@@ -439,17 +442,17 @@ func flowEUModel(seed uint64, nf, states, localities, arcs int, mustFrac float64
 // placed. newProb is not timed.
 func BenchmarkFlowEU(b *testing.B) {
 	m := flowEUModel(1, 30000, 26, 40, 200, 0.02)
-	p, err := newProb(m)
+	p, err := solver.NewProb(m)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var s *Solution
+	var s *solver.Solution
 	for b.Loop() {
-		if s, err = solveFlow(context.Background(), p, Options{}); err != nil {
+		if s, err = solveFlow(context.Background(), p, solver.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if s.Status != Optimal {
+	if s.Status != solver.Optimal {
 		b.Fatalf("status %s", s.Status)
 	}
 	if _, err := m.Value(s.Place); err != nil {
@@ -462,17 +465,17 @@ func BenchmarkFlowEU(b *testing.B) {
 // fallback, a valid assignment whose bound is at least the true optimum.
 func TestFlowTimeLimit(t *testing.T) {
 	m := flowEUModel(3, 20000, 26, 40, 100, 0.02)
-	exact, err := Solve(context.Background(), m, Options{})
-	if err != nil || exact.Status != Optimal {
+	exact, err := solver.Solve(context.Background(), m, solver.Options{}, testMethods())
+	if err != nil || exact.Status != solver.Optimal {
 		t.Fatalf("exact: %v %v", exact, err)
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
-	s, err := Solve(ctx, m, Options{})
+	s, err := solver.Solve(ctx, m, solver.Options{}, testMethods())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Status != Feasible {
+	if s.Status != solver.Feasible {
 		t.Fatalf("status %s, want feasible (the flow cannot have finished)", s.Status)
 	}
 	v, err := m.Value(s.Place)
@@ -485,7 +488,7 @@ func TestFlowTimeLimit(t *testing.T) {
 	// A cancellation that is not the time limit is still an error.
 	ctx, cancel = context.WithCancel(context.Background())
 	cancel()
-	if _, err := Solve(ctx, m, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := solver.Solve(ctx, m, solver.Options{}, testMethods()); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: got %v", err)
 	}
 }
@@ -498,14 +501,14 @@ func TestFlowFallback(t *testing.T) {
 	for i := range 300 {
 		m := flowRandomModel(r, 1+r.IntN(7), 1+r.IntN(4), 1+r.IntN(2))
 		best, ok := flowBrute(m)
-		p, err := newProb(m)
+		p, err := solver.NewProb(m)
 		if err != nil {
 			if ok {
 				t.Fatalf("model %d: newProb: %v but feasible", i, err)
 			}
 			continue
 		}
-		s := flowFallback(p)
+		s := Fallback(p)
 		if s == nil {
 			continue // a must family left out: the caller reports the stop
 		}

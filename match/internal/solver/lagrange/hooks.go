@@ -1,4 +1,4 @@
-package solver
+package lagrange
 
 // Test hooks: package match's tests watch the Lagrangian method through these (an
 // internal package, so nothing outside match reaches them).
@@ -16,17 +16,17 @@ func SetLagTrace(f func(format string, args ...any)) (restore func()) {
 // score) + (priced rows with room left).
 func SetLagGapParts(report func(L, loss, slack float64, off int)) (restore func()) {
 	old := lagDebug
-	lagDebug = func(u *euDual, e *euPrimal) {
+	lagDebug = func(u *euDual, e *primal) {
 		p := u.p
 		L, loss, slack, off := u.rowTerm(u.lam, true), 0.0, 0.0, 0
-		for f := range p.n {
+		for f := range p.N {
 			b := 0.0
 			if a := u.best[f]; a >= 0 {
 				b = u.red[a]
 			}
 			L += b
 			r := 0.0
-			if a := e.arc[f]; a >= 0 {
+			if a := e.Arc[f]; a >= 0 {
 				r = u.red[a]
 			}
 			if b-r > 1e-9 {
@@ -36,9 +36,9 @@ func SetLagGapParts(report func(L, loss, slack float64, off int)) (restore func(
 		}
 		for k, l := range u.lam {
 			if u.sign[k] > 0 {
-				slack += l * (p.rowHi[k] - e.used[k])
+				slack += l * (p.RowHi[k] - e.Used[k])
 			} else {
-				slack += l * (e.used[k] - p.rowLo[k])
+				slack += l * (e.Used[k] - p.RowLo[k])
 			}
 		}
 		report(L, loss, slack, off)

@@ -1,6 +1,8 @@
-package solver
+package bnb
 
 import (
+	"solidarity/match/internal/solver"
+
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -17,7 +19,7 @@ func TestKnapsackPlaceBrute(t *testing.T) {
 	for trial := range 300 {
 		D := 1 + r.IntN(3)
 		m := randomKnapModel(r, D, 1+r.IntN(9), 7, 4)
-		p, err := newProb(m)
+		p, err := solver.NewProb(m)
 		if err != nil {
 			continue // statically infeasible: not this test's subject
 		}
@@ -25,11 +27,11 @@ func TestKnapsackPlaceBrute(t *testing.T) {
 		if k == nil {
 			t.Fatalf("trial %d: no knapsack Lagrangian for a capacity-only model", trial)
 		}
-		for f := range p.n {
+		for f := range p.N {
 			k.u[f] = math.Round(r.Float64()*30) / 10
 		}
 		if trial%2 == 1 {
-			k.forced = make([]bool, len(p.arcPlace))
+			k.forced = make([]bool, len(p.ArcPlace))
 			for a := range k.forced {
 				k.forced[a] = r.IntN(5) == 0
 			}
@@ -64,7 +66,7 @@ func TestKnapsackGrowingMatchesFull(t *testing.T) {
 	for trial := range 200 {
 		D := 1 + r.IntN(3)
 		m := randomKnapModel(r, D, 5+r.IntN(40), 15, 3)
-		p, err := newProb(m)
+		p, err := solver.NewProb(m)
 		if err != nil {
 			continue
 		}
@@ -72,7 +74,7 @@ func TestKnapsackGrowingMatchesFull(t *testing.T) {
 		if k == nil {
 			t.Fatalf("trial %d: no knapsack Lagrangian", trial)
 		}
-		for f := range p.n {
+		for f := range p.N {
 			k.u[f] = math.Round(r.Float64()*60) / 10
 		}
 		for a := range k.dead {
@@ -104,27 +106,27 @@ func TestFixArcsBrute(t *testing.T) {
 	for trial := range 300 {
 		D := 1 + r.IntN(3)
 		m := randomKnapModel(r, D, 1+r.IntN(9), 7, 4)
-		p, err := newProb(m)
+		p, err := solver.NewProb(m)
 		if err != nil {
 			continue
 		}
 		k := newKnapLag(p)
-		for f := range p.n {
+		for f := range p.N {
 			k.u[f] = math.Round(r.Float64()*60) / 10
 		}
 		L := k.evaluate()
 		lim := L - r.Float64()*5
 		// The bound with arc a forced in, by enumeration of its place's subsets.
 		forcedBound := func(a int32) float64 {
-			pl := int(p.arcPlace[a])
+			pl := int(p.ArcPlace[a])
 			return L - k.vals[pl] + bruteBest(k, m, pl, func(b int32) bool { return b == a })
 		}
-		want := make([]bool, len(p.arcPlace))
+		want := make([]bool, len(p.ArcPlace))
 		for a := range want {
 			want[a] = forcedBound(int32(a)) <= lim
 		}
 		out := k.fixArcs(L, lim)
-		got := make([]bool, len(p.arcPlace))
+		got := make([]bool, len(p.ArcPlace))
 		for _, a := range out {
 			got[a] = true
 		}
@@ -152,25 +154,25 @@ func TestFixArcsBrute(t *testing.T) {
 // randomKnapModel draws a capacity-only model of n families over one to three
 // places in D dimensions: capacities 0…maxCap−1, needs 0…3, each pair present with
 // chance 1 − 1/arcOneIn, scores with one decimal in 0…10.
-func randomKnapModel(r *rand.Rand, D, n, maxCap, arcOneIn int) *Model {
-	m := &Model{Dims: D}
+func randomKnapModel(r *rand.Rand, D, n, maxCap, arcOneIn int) *solver.Model {
+	m := &solver.Model{Dims: D}
 	nPl := 1 + r.IntN(3)
 	for range nPl {
 		c := make([]int64, D)
 		for d := range c {
 			c[d] = int64(r.IntN(maxCap))
 		}
-		m.Places = append(m.Places, Place{Cap: c})
+		m.Places = append(m.Places, solver.Place{Cap: c})
 	}
 	for range n {
 		need := make([]int64, D)
 		for d := range need {
 			need[d] = int64(r.IntN(4))
 		}
-		f := Family{Need: need}
+		f := solver.Family{Need: need}
 		for pl := range nPl {
 			if r.IntN(arcOneIn) > 0 {
-				f.Arcs = append(f.Arcs, Arc{Place: pl, Score: math.Round(r.Float64()*100) / 10})
+				f.Arcs = append(f.Arcs, solver.Arc{Place: pl, Score: math.Round(r.Float64()*100) / 10})
 			}
 		}
 		m.Families = append(m.Families, f)
@@ -181,7 +183,7 @@ func randomKnapModel(r *rand.Rand, D, n, maxCap, arcOneIn int) *Model {
 // bruteBest enumerates the subsets of place pl's arcs that hold every required arc
 // and fit its capacities, and returns the best profit at k's multipliers (−Inf
 // when none does).
-func bruteBest(k *knapLag, m *Model, pl int, required func(a int32) bool) float64 {
+func bruteBest(k *knapLag, m *solver.Model, pl int, required func(a int32) bool) float64 {
 	p, D := k.p, m.Dims
 	items := k.places[pl].items
 	best := math.Inf(-1)
@@ -195,7 +197,7 @@ func bruteBest(k *knapLag, m *Model, pl int, required func(a int32) bool) float6
 			}
 			v += k.profit(a)
 			for d := range D {
-				load[d] += int64(p.need[int(p.arcFam[a])*D+d])
+				load[d] += int64(p.Need[int(p.ArcFam[a])*D+d])
 			}
 		}
 		for d := range D {
@@ -210,7 +212,7 @@ func bruteBest(k *knapLag, m *Model, pl int, required func(a int32) bool) float6
 
 // checkChoice checks place pl's last knapsack solution (k.sel[pl]): no removed arc,
 // within the capacities, and its profits adding up to the value got.
-func checkChoice(t *testing.T, k *knapLag, m *Model, pl int, got float64, trial int) {
+func checkChoice(t *testing.T, k *knapLag, m *solver.Model, pl int, got float64, trial int) {
 	t.Helper()
 	p, D := k.p, m.Dims
 	sum := 0.0
@@ -221,7 +223,7 @@ func checkChoice(t *testing.T, k *knapLag, m *Model, pl int, got float64, trial 
 		}
 		sum += k.profit(a)
 		for d := range D {
-			load[d] += int64(p.need[int(p.arcFam[a])*D+d])
+			load[d] += int64(p.Need[int(p.ArcFam[a])*D+d])
 		}
 	}
 	for d := range D {

@@ -1,6 +1,8 @@
-package solver
+package lagrange
 
 import (
+	"solidarity/match/internal/solver"
+
 	"cmp"
 	"math"
 	"runtime"
@@ -31,7 +33,7 @@ import (
 // Evaluations split the families over the cores in fixed ranges, and per-worker
 // sums are added in a fixed order, so results do not depend on scheduling.
 type euDual struct {
-	p       *prob
+	p       *solver.Prob
 	D, D1   int
 	workers int
 
@@ -70,20 +72,20 @@ type euDual struct {
 	h     []float64
 }
 
-func newEUDual(p *prob) *euDual {
-	m := p.m
+func newEUDual(p *solver.Prob) *euDual {
+	m := p.M
 	np := len(m.Places)
 	workers := min(runtime.GOMAXPROCS(0), 8)
-	if p.n < 2000 {
+	if p.N < 2000 {
 		workers = 1
 	}
 	u := &euDual{p: p, D: p.D, D1: p.D + 1, workers: workers,
 		lam: make([]float64, p.K0), sign: make([]float64, p.K0), rowPlaces: make([][]int32, p.K0),
 		rowD: make([]int32, p.K0), pi: make([]float64, np*(p.D+1)),
-		red: make([]float64, len(p.arcPlace)), best: make([]int32, p.n),
-		cStart: make([]int32, p.n+1), wCand: make([][]int32, workers), wCnt: make([]int32, p.n),
+		red: make([]float64, len(p.ArcPlace)), best: make([]int32, p.N),
+		cStart: make([]int32, p.N+1), wCand: make([][]int32, workers), wCnt: make([]int32, p.N),
 		wLoad: make([][]float64, workers), wBuf: make([][]float64, workers), curv: make([]float64, p.K0),
-		hi: p.rowHi[:p.K0], lo: p.rowLo[:p.K0],
+		hi: p.RowHi[:p.K0], lo: p.RowLo[:p.K0],
 		bf: lbfgs.New(p.K0, 10), g: make([]float64, p.K0), h: make([]float64, p.K0)}
 	for w := range u.wLoad {
 		u.wLoad[w] = make([]float64, 2*len(u.pi))
@@ -91,20 +93,20 @@ func newEUDual(p *prob) *euDual {
 	for k := range p.K0 {
 		u.sign[k] = 1
 		var pls []int
-		switch p.rowKind[k] {
-		case rowPlace:
-			pls = []int{int(p.rowRef[k])}
-		case rowGroup:
-			pls = m.Groups[p.rowRef[k]].Places
-		case rowMin:
-			pls = m.Mins[p.rowRef[k]].Places
+		switch p.RowKind[k] {
+		case solver.RowPlace:
+			pls = []int{int(p.RowRef[k])}
+		case solver.RowGroup:
+			pls = m.Groups[p.RowRef[k]].Places
+		case solver.RowMin:
+			pls = m.Mins[p.RowRef[k]].Places
 			u.sign[k] = -1
 		}
 		u.rowPlaces[k] = make([]int32, len(pls))
 		for i, pl := range pls {
 			u.rowPlaces[k][i] = int32(pl)
 		}
-		u.rowD[k] = p.rowDim[k]
+		u.rowD[k] = p.RowDim[k]
 		if u.rowD[k] < 0 {
 			u.rowD[k] = int32(p.D)
 		}
@@ -117,13 +119,13 @@ func newEUDual(p *prob) *euDual {
 // (arcRed computes the same).
 func (u *euDual) redRange(f int, a0, a1 int32, out []float64) {
 	p := u.p
-	places := p.arcPlace[a0:a1]
-	scores := p.arcScore[a0:a1]
+	places := p.ArcPlace[a0:a1]
+	scores := p.ArcScore[a0:a1]
 	out = out[:len(places)]
-	size := p.size[f]
+	size := p.Size[f]
 	pi := u.pi
 	if u.D == 3 {
-		n0, n1, n2 := p.need[f*3], p.need[f*3+1], p.need[f*3+2]
+		n0, n1, n2 := p.Need[f*3], p.Need[f*3+1], p.Need[f*3+2]
 		for i, pl := range places {
 			j := int(pl) * 4
 			pr := pi[j : j+4 : j+4]
@@ -132,7 +134,7 @@ func (u *euDual) redRange(f int, a0, a1 int32, out []float64) {
 		return
 	}
 	D, D1 := u.D, u.D1
-	need := p.need[f*D : (f+1)*D]
+	need := p.Need[f*D : (f+1)*D]
 	for i, pl := range places {
 		j := int(pl) * D1
 		pr := pi[j : j+D1 : j+D1]
@@ -147,17 +149,17 @@ func (u *euDual) redRange(f int, a0, a1 int32, out []float64) {
 // arcRed is arc a's reduced score at the place prices pi (as redRange).
 func (u *euDual) arcRed(a int32) float64 {
 	p := u.p
-	f := int(p.arcFam[a])
-	j := int(p.arcPlace[a]) * u.D1
+	f := int(p.ArcFam[a])
+	j := int(p.ArcPlace[a]) * u.D1
 	pr := u.pi[j : j+u.D1 : j+u.D1]
 	if u.D == 3 {
-		return p.arcScore[a] - p.need[f*3]*pr[0] - p.need[f*3+1]*pr[1] - p.need[f*3+2]*pr[2] - p.size[f]*pr[3]
+		return p.ArcScore[a] - p.Need[f*3]*pr[0] - p.Need[f*3+1]*pr[1] - p.Need[f*3+2]*pr[2] - p.Size[f]*pr[3]
 	}
-	r := p.arcScore[a]
-	for d, x := range p.need[f*u.D : (f+1)*u.D] {
+	r := p.ArcScore[a]
+	for d, x := range p.Need[f*u.D : (f+1)*u.D] {
 		r -= x * pr[d]
 	}
-	return r - p.size[f]*pr[u.D]
+	return r - p.Size[f]*pr[u.D]
 }
 
 // setPi sets the place prices from lam.
@@ -180,7 +182,7 @@ func (u *euDual) rowTerm(lam []float64, model bool) float64 {
 	p := u.p
 	hi, lo := u.hi, u.lo
 	if model {
-		hi, lo = p.rowHi, p.rowLo
+		hi, lo = p.RowHi, p.RowLo
 	}
 	s := 0.0
 	for k, l := range lam {
@@ -194,7 +196,7 @@ func (u *euDual) rowTerm(lam []float64, model bool) float64 {
 }
 
 // parallel runs fn over the families in fixed ranges, one per worker.
-func (u *euDual) parallel(fn func(w, lo, hi int)) { u.parallelN(u.p.n, fn) }
+func (u *euDual) parallel(fn func(w, lo, hi int)) { u.parallelN(u.p.N, fn) }
 
 // parallelN runs fn over 0..n-1 in fixed ranges, one per worker.
 func (u *euDual) parallelN(n int, fn func(w, lo, hi int)) {
@@ -235,14 +237,14 @@ func (u *euDual) full(margin float64, minCand, maxCand int) float64 {
 	}
 	u.allCand = false
 	if margin >= 0 {
-		for f := range p.n {
+		for f := range p.N {
 			u.cStart[f+1] = u.cStart[f] + u.wCnt[f]
 		}
-		u.cArc = slices.Grow(u.cArc[:0], int(u.cStart[p.n]))
+		u.cArc = slices.Grow(u.cArc[:0], int(u.cStart[p.N]))
 		for w := range u.workers {
 			u.cArc = append(u.cArc, u.wCand[w]...)
 		}
-		u.allCand = len(u.cArc) == len(p.arcPlace)
+		u.allCand = len(u.cArc) == len(p.ArcPlace)
 	}
 	if all {
 		u.allCand = true
@@ -255,8 +257,8 @@ func (u *euDual) full(margin float64, minCand, maxCand int) float64 {
 func (u *euDual) maxArcs() int {
 	if u.mxArcs == 0 {
 		p := u.p
-		for f := range p.n {
-			u.mxArcs = max(u.mxArcs, int(p.famStart[f+1]-p.famStart[f]))
+		for f := range p.N {
+			u.mxArcs = max(u.mxArcs, int(p.FamStart[f+1]-p.FamStart[f]))
 		}
 		u.mxArcs = max(u.mxArcs, 1)
 	}
@@ -273,16 +275,16 @@ func (u *euDual) fullRange(w, lo, hi int, margin float64, minCand, maxCand int) 
 	}
 	var buf []ar
 	for f := lo; f < hi; f++ {
-		a0, a1 := p.famStart[f], p.famStart[f+1]
+		a0, a1 := p.FamStart[f], p.FamStart[f+1]
 		u.redRange(f, a0, a1, u.red[a0:a1])
 		best, m := int32(-1), 0.0
 		for a := a0; a < a1; a++ {
 			r := u.red[a]
-			if (best < 0 && p.must[f]) || r > m || (best < 0 && r > 0) {
+			if (best < 0 && p.Must[f]) || r > m || (best < 0 && r > 0) {
 				best, m = a, r
 			}
 		}
-		if best >= 0 && !p.must[f] && m <= 0 {
+		if best >= 0 && !p.Must[f] && m <= 0 {
 			best, m = -1, 0
 		}
 		u.best[f] = best
@@ -354,7 +356,7 @@ func (u *euDual) smoothEval(lam []float64, tau float64, grad []float64) float64 
 	D1 := u.D1
 	u.setPi(lam)
 	sums := make([]float64, u.workers)
-	n := p.n
+	n := p.N
 	if u.act != nil {
 		n = len(u.act)
 	}
@@ -405,15 +407,15 @@ func (u *euDual) smoothRange(w, lo, hi int, tau float64) float64 {
 		}
 		// The family's arcs: its candidates, or all of them (a contiguous range).
 		var arcs []int32
-		a0, n := p.famStart[f], int(p.famStart[f+1]-p.famStart[f])
+		a0, n := p.FamStart[f], int(p.FamStart[f+1]-p.FamStart[f])
 		if !u.allCand {
 			arcs = u.cArc[u.cStart[f]:u.cStart[f+1]]
 			n = len(arcs)
 		}
-		need := p.need[f*D : (f+1)*D]
-		size := p.size[f]
+		need := p.Need[f*D : (f+1)*D]
+		size := p.Size[f]
 		m := math.Inf(-1)
-		if !p.must[f] {
+		if !p.Must[f] {
 			m = 0
 		}
 		if cap(u.wBuf[w]) < n {
@@ -437,7 +439,7 @@ func (u *euDual) smoothRange(w, lo, hi int, tau float64) float64 {
 		}
 		z := 0.0
 		inv := 1 / tau
-		if !p.must[f] {
+		if !p.Must[f] {
 			z = expNeg(-m * inv)
 		}
 		for i, r := range rs {
@@ -459,7 +461,7 @@ func (u *euDual) smoothRange(w, lo, hi int, tau float64) float64 {
 			if arcs != nil {
 				a = arcs[i]
 			}
-			pl := int(p.arcPlace[a])
+			pl := int(p.ArcPlace[a])
 			ld := load[pl*D1 : pl*D1+D1]
 			lv := load[off+pl*D1 : off+pl*D1+D1]
 			v := q * (1 - q)

@@ -1,6 +1,8 @@
-package solver
+package lagrange
 
 import (
+	"solidarity/match/internal/solver"
+
 	"cmp"
 	"math"
 	"slices"
@@ -9,22 +11,22 @@ import (
 // moves moves each family (in fams, or all when nil) to its fitting arc of best
 // score among arcs(f), or out when its score is negative and it need not be placed:
 // strict gains only. It returns the gain.
-func (e *euPrimal) moves(fams []int32, arcs func(f int) []int32) float64 {
-	p := e.p
+func (e *primal) moves(fams []int32, arcs func(f int) []int32) float64 {
+	p := e.P
 	gain := 0.0
 	one := func(f int) {
-		cur := e.arc[f]
-		best, bestS := cur, e.score(cur)
-		if cur >= 0 && bestS < 0 && !p.must[f] && e.fits(f, -1) {
+		cur := e.Arc[f]
+		best, bestS := cur, e.Score(cur)
+		if cur >= 0 && bestS < 0 && !p.Must[f] && e.Fits(f, -1) {
 			best, bestS = -1, 0
 		}
 		try := func(a int32) {
-			if s := p.arcScore[a]; s > bestS+1e-12 && a != cur && e.fits(f, a) {
+			if s := p.ArcScore[a]; s > bestS+1e-12 && a != cur && e.Fits(f, a) {
 				best, bestS = a, s
 			}
 		}
 		if arcs == nil {
-			for a := p.famStart[f]; a < p.famStart[f+1]; a++ {
+			for a := p.FamStart[f]; a < p.FamStart[f+1]; a++ {
 				try(a)
 			}
 		} else {
@@ -33,13 +35,13 @@ func (e *euPrimal) moves(fams []int32, arcs func(f int) []int32) float64 {
 			}
 		}
 		if best != cur {
-			gain += bestS - e.score(cur)
-			e.set(f, best)
+			gain += bestS - e.Score(cur)
+			e.Set(f, best)
 		}
 	}
 	if fams == nil {
-		for f := range p.n {
-			if f%1024 == 1023 && e.stopped() {
+		for f := range p.N {
+			if f%1024 == 1023 && e.Stopped() {
 				break
 			}
 			one(f)
@@ -54,38 +56,38 @@ func (e *euPrimal) moves(fams []int32, arcs func(f int) []int32) float64 {
 
 // pairFits says whether f may move to b and g to c at the same time (g = -1: only
 // f), keeping every capacity and no minimum further below its bound.
-func (e *euPrimal) pairFits(f int, b int32, g int, c int32) bool {
-	p := e.p
-	e.touched = e.touched[:0]
+func (e *primal) pairFits(f int, b int32, g int, c int32) bool {
+	p := e.P
+	e.Touched = e.Touched[:0]
 	add := func(fam int, a int32, sign float64) {
-		for _, k := range e.rowsOf(a) {
-			if e.delta[k] == 0 {
-				e.touched = append(e.touched, k)
+		for _, k := range e.RowsOf(a) {
+			if e.Delta[k] == 0 {
+				e.Touched = append(e.Touched, k)
 			}
-			e.delta[k] += sign * p.coef(fam, p.rowDim[k])
-			if e.delta[k] == 0 {
-				e.delta[k] = 1e-300 // stays listed once
+			e.Delta[k] += sign * p.Coef(fam, p.RowDim[k])
+			if e.Delta[k] == 0 {
+				e.Delta[k] = 1e-300 // stays listed once
 			}
 		}
 	}
-	add(f, e.arc[f], -1)
+	add(f, e.Arc[f], -1)
 	add(f, b, 1)
 	if g >= 0 {
-		add(g, e.arc[g], -1)
+		add(g, e.Arc[g], -1)
 		add(g, c, 1)
 	}
 	ok := true
-	for _, k := range e.touched {
-		dk := e.delta[k]
-		e.delta[k] = 0
+	for _, k := range e.Touched {
+		dk := e.Delta[k]
+		e.Delta[k] = 0
 		if !ok || math.Abs(dk) < 1e-200 {
 			continue
 		}
-		nu := e.used[k] + dk
-		if dk > 0 && nu > p.rowHi[k]+tolLoad {
+		nu := e.Used[k] + dk
+		if dk > 0 && nu > p.RowHi[k]+solver.TolLoad {
 			ok = false
 		}
-		if dk < 0 && nu < p.rowLo[k]-tolLoad {
+		if dk < 0 && nu < p.RowLo[k]-solver.TolLoad {
 			ok = false
 		}
 	}
@@ -94,10 +96,10 @@ func (e *euPrimal) pairFits(f int, b int32, g int, c int32) bool {
 
 // blocking lists the rows that keep family f from moving to arc b, with by how
 // much each is exceeded, into e.blk (rows) and e.blkBy.
-func (e *euPrimal) blocking(f int, b int32) {
-	p := e.p
-	e.blk, e.blkBy = e.blk[:0], e.blkBy[:0]
-	ra, rb := e.rowsOf(e.arc[f]), e.rowsOf(b)
+func (e *primal) blocking(f int, b int32) {
+	p := e.P
+	e.Blk, e.BlkBy = e.Blk[:0], e.BlkBy[:0]
+	ra, rb := e.RowsOf(e.Arc[f]), e.RowsOf(b)
 	i := 0
 	for _, k := range rb {
 		for i < len(ra) && ra[i] < k {
@@ -107,10 +109,10 @@ func (e *euPrimal) blocking(f int, b int32) {
 			i++
 			continue
 		}
-		if c := p.coef(f, p.rowDim[k]); c > 0 {
-			if over := e.used[k] + c - p.rowHi[k]; over > tolLoad {
-				e.blk = append(e.blk, k)
-				e.blkBy = append(e.blkBy, over)
+		if c := p.Coef(f, p.RowDim[k]); c > 0 {
+			if over := e.Used[k] + c - p.RowHi[k]; over > solver.TolLoad {
+				e.Blk = append(e.Blk, k)
+				e.BlkBy = append(e.BlkBy, over)
 			}
 		}
 	}
@@ -120,8 +122,8 @@ func (e *euPrimal) blocking(f int, b int32) {
 // more, displacing at most one family g from that place to one of arcs(g), to f's
 // old place, or out, whichever gains most in total. It stops after about budget
 // capacity checks. It returns the gain.
-func (e *euPrimal) eject(fams []int32, arcs func(f int) []int32, budget int) float64 {
-	p := e.p
+func (e *primal) eject(fams []int32, arcs func(f int) []int32, budget int) float64 {
+	p := e.P
 	total := 0.0
 	type alt struct {
 		c int32
@@ -129,34 +131,34 @@ func (e *euPrimal) eject(fams []int32, arcs func(f int) []int32, budget int) flo
 	}
 	var alts []alt
 	for i, ff := range fams {
-		if budget <= 0 || (i%64 == 63 && e.stopped()) {
+		if budget <= 0 || (i%64 == 63 && e.Stopped()) {
 			break
 		}
 		f := int(ff)
-		a := e.arc[f]
-		sa := e.score(a)
+		a := e.Arc[f]
+		sa := e.Score(a)
 		var aPl int32 = -1
 		if a >= 0 {
-			aPl = p.arcPlace[a]
+			aPl = p.ArcPlace[a]
 		}
 		bestGain, bb, bg, bc := 1e-9, int32(-1), -1, int32(-1)
 		for _, b := range arcs(f) {
-			gf := p.arcScore[b] - sa
+			gf := p.ArcScore[b] - sa
 			if b == a || gf <= bestGain {
 				continue
 			}
 			budget--
 			e.blocking(f, b)
-			if len(e.blk) == 0 {
-				if e.fits(f, b) { // minimums left behind
+			if len(e.Blk) == 0 {
+				if e.Fits(f, b) { // minimums left behind
 					bestGain, bb, bg, bc = gf, b, -1, -1
 				}
 				continue
 			}
-			bPl := p.arcPlace[b]
-			for _, gg := range e.at[bPl] {
+			bPl := p.ArcPlace[b]
+			for _, gg := range e.At[bPl] {
 				g := int(gg)
-				sg := p.arcScore[e.arc[g]]
+				sg := p.ArcScore[e.Arc[g]]
 				if gf-sg+e.bestScore(g) <= bestGain {
 					continue // even g's best arc would not make it pay
 				}
@@ -165,17 +167,17 @@ func (e *euPrimal) eject(fams []int32, arcs func(f int) []int32, budget int) flo
 					continue
 				}
 				alts = alts[:0]
-				if !p.must[g] {
+				if !p.Must[g] {
 					alts = append(alts, alt{-1, 0})
 				}
 				if aPl >= 0 {
-					if c := e.arcAt(g, aPl); c >= 0 {
-						alts = append(alts, alt{c, p.arcScore[c]})
+					if c := e.ArcAt(g, aPl); c >= 0 {
+						alts = append(alts, alt{c, p.ArcScore[c]})
 					}
 				}
 				for _, c := range arcs(g) {
-					if pl := p.arcPlace[c]; pl != bPl && pl != aPl {
-						alts = append(alts, alt{c, p.arcScore[c]})
+					if pl := p.ArcPlace[c]; pl != bPl && pl != aPl {
+						alts = append(alts, alt{c, p.ArcScore[c]})
 					}
 				}
 				slices.SortFunc(alts, func(x, y alt) int { return cmp.Compare(y.s, x.s) })
@@ -194,9 +196,9 @@ func (e *euPrimal) eject(fams []int32, arcs func(f int) []int32, budget int) flo
 		}
 		if bb >= 0 {
 			if bg >= 0 {
-				e.set(bg, bc)
+				e.Set(bg, bc)
 			}
-			e.set(f, bb)
+			e.Set(f, bb)
 			total += bestGain
 		}
 	}
@@ -205,20 +207,20 @@ func (e *euPrimal) eject(fams []int32, arcs func(f int) []int32, budget int) flo
 
 // bestScore is the best score of f's arcs (cached), 0 at least when f need not be
 // placed.
-func (e *euPrimal) bestScore(f int) float64 {
-	if e.best == nil {
-		p := e.p
-		e.best = make([]float64, p.n)
-		for g := range p.n {
+func (e *primal) bestScore(f int) float64 {
+	if e.Best == nil {
+		p := e.P
+		e.Best = make([]float64, p.N)
+		for g := range p.N {
 			b := math.Inf(-1)
-			if !p.must[g] {
+			if !p.Must[g] {
 				b = 0
 			}
-			for a := p.famStart[g]; a < p.famStart[g+1]; a++ {
-				b = max(b, p.arcScore[a])
+			for a := p.FamStart[g]; a < p.FamStart[g+1]; a++ {
+				b = max(b, p.ArcScore[a])
 			}
-			e.best[g] = b
+			e.Best[g] = b
 		}
 	}
-	return e.best[f]
+	return e.Best[f]
 }
