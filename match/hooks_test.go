@@ -5,9 +5,9 @@ import "solidarity/match/internal/solver/lagrange"
 // SetLagTrace and SetLagGapParts let the external tests watch the Lagrangian method
 // (see internal/solver/lagrange/hooks.go).
 func SetLagTrace(f func(format string, args ...any)) (restore func()) {
-	return lagrange.SetLagTrace(f)
+	return lagrange.SetTrace(f)
 }
 
 func SetLagGapParts(report func(L, loss, slack float64, off int)) (restore func()) {
-	return lagrange.SetLagGapParts(report)
+	return lagrange.SetGapParts(report)
 }

@@ -6,7 +6,7 @@ import (
 	"sort"
 )
 
-// euPrimal is an assignment for the large models with what the local search needs
+// primal is an assignment for the large models with what the local search needs
 // to be fast: the coupling rows of each place (capacity checks merge two short
 // sorted lists), the families at each place (whom to move out of the way).
 type Assignment struct {
@@ -247,7 +247,7 @@ func (e *Assignment) Greedy(order []int32, rank []float64) {
 	}
 }
 
-// orderBy lists the families, those that must be placed first, then by key
+// OrderBy lists the families, those that must be placed first, then by key
 // decreasing (ties by index).
 func OrderBy(p *Prob, key []float64) []int32 {
 	order := make([]int32, p.N)
@@ -266,7 +266,7 @@ func OrderBy(p *Prob, key []float64) []int32 {
 	return order
 }
 
-// fromPlaces loads an assignment by model place (a previous solution): placements
+// FromPlaces loads an assignment by model place (a previous solution): placements
 // that are no longer arcs are dropped, then, in each overfull row, the families
 // that need not be placed and score least leave first, until every capacity holds
 // It reports whether the result is feasible as it stands.

@@ -106,7 +106,7 @@ func bruteFits(m *Model, place, moved []int) bool {
 // TestAssignmentBrute enumerates every assignment of small random models: the
 // assignment type's feasible and value agree with the model's (Model.Value), its
 // row use and place lists with its arcs, fits with bruteFits for every move, and
-// fromPlaces loads a feasible assignment as it is.
+// FromPlaces loads a feasible assignment as it is.
 func TestAssignmentBrute(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 13))
 	checked := 0
@@ -118,7 +118,7 @@ func TestAssignmentBrute(t *testing.T) {
 		}
 		e := NewAssignment(p)
 		n := len(m.Families)
-		// Per family: the index of its arc among the problem's (newProb drops those
+		// Per family: the index of its arc among the problem's (NewProb drops those
 		// it cannot take), the number of them for out.
 		arcs := make([]int32, n)
 		nArcs := func(f int) int32 { return p.FamStart[f+1] - p.FamStart[f] }

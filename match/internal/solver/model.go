@@ -1,13 +1,3 @@
-// Package solver finds the assignments of a matching Model (the problem side, the
-// explanations and the file formats stay in package match, which re-exports these
-// types). The model is a multi-dimensional assignment:
-//
-//	maximise   Σ score[f,p] · x[f,p]
-//	subject to Σ_p x[f,p] ≤ 1                      (= 1 when the family must be placed)
-//	           Σ_f need[f,d] · x[f,p] ≤ cap[p,d]     every place p, dimension d
-//	           Σ_f need[f,d] · Σ_{p∈G} x[f,p] ≤ cap[G,d]   every group G (a state over its localities)
-//	           Σ_f size[f] · Σ_{p∈R} x[f,p] ≥ min[R]       every minimum row R (balance)
-//	           x[f,p] ∈ {0,1}, only for the arcs (compatible pairs) listed
 package solver
 
 import (

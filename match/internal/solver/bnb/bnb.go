@@ -1,8 +1,6 @@
 package bnb
 
 import (
-	"solidarity/match/internal/solver"
-
 	"cmp"
 	"container/heap"
 	"context"
@@ -10,6 +8,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"solidarity/match/internal/solver"
 )
 
 // fix sets column col of the LP to val (0 or 1) in a subtree.
@@ -101,9 +101,9 @@ type bnb struct {
 	// after that, and the neighbourhoods searched around the incumbent.
 	rinsNext, rinsWait int
 	rinsSeen           map[uint64]bool
-	lagIters           int                // subgradient steps at a node (nodeBound)
+	nodeSteps          int                // subgradient steps at a node (nodeBound)
 	order              []int32            // families by best score, for the knapsack primal
-	lagSol             *solver.Assignment // the best assignment nodeBound found, to offer
+	knapSol            *solver.Assignment // the best assignment nodeBound found, to offer
 }
 
 // gapAbs is the absolute gap below which a node cannot improve on the incumbent.
@@ -197,10 +197,10 @@ func solve(ctx context.Context, p *solver.Prob, opts solver.Options, method Meth
 	b.rootStat = slices.Clone(l.stat[:l.nA])
 	b.fixByRootCosts()
 	b.round()
-	lagBound := b.knapsackRoot()
-	if lagBound <= b.incVal+b.gapAbs() {
+	knapBoundAt := b.knapsackRoot()
+	if knapBoundAt <= b.incVal+b.gapAbs() {
 		return &solver.Solution{Status: solver.Optimal, Place: b.inc.Places(), Value: b.incVal,
-			Bound: max(b.incVal, lagBound), Nodes: 1, Iterations: b.l.iters}, nil
+			Bound: max(b.incVal, knapBoundAt), Nodes: 1, Iterations: b.l.iters}, nil
 	}
 	l = b.l
 	b.rins(l.x, rinsRootNodes)
@@ -254,14 +254,14 @@ func solve(ctx context.Context, p *solver.Prob, opts solver.Options, method Meth
 			// the node's gap over the incumbent cannot be in a better assignment
 			// below. The fixed arcs also leave the knapsacks of the Lagrangian node
 			// bound, which then often prunes what the LP does not.
-			if b.fixByNodeCosts(cur, z) > 0 || b.lagIters > 0 {
-				lb, u := b.nodeBound(cur.fixes, b.lagIters, cur.u)
+			if b.fixByNodeCosts(cur, z) > 0 || b.nodeSteps > 0 {
+				lb, u := b.nodeBound(cur.fixes, b.nodeSteps, cur.u)
 				if u != nil {
 					cur.u = u
 				}
-				if b.lagSol != nil {
-					b.offer(b.lagSol)
-					b.lagSol = nil
+				if b.knapSol != nil {
+					b.offer(b.knapSol)
+					b.knapSol = nil
 				}
 				if lb <= b.incVal+b.gapAbs() {
 					b.pruned = max(b.pruned, min(lb, z))
@@ -323,7 +323,7 @@ func solve(ctx context.Context, p *solver.Prob, opts solver.Options, method Meth
 	for _, n := range *h {
 		bound = max(bound, n.bound)
 	}
-	bound = min(bound, max(b.incVal, lagBound))
+	bound = min(bound, max(b.incVal, knapBoundAt))
 	sol.Bound = bound
 	sol.Status = solver.Optimal
 	// The same test as pruning uses (with room for the rounding of inc + gap).

@@ -1,13 +1,12 @@
 package bnb
 
 import (
-	"solidarity/match/internal/solver"
-
 	"math"
 	"slices"
 	"sync"
 
 	"solidarity/match/internal/knapsack"
+	"solidarity/match/internal/solver"
 )
 
 // Lagrangian relaxation of the assignment rows (Σ_p x[f,p] ≤ 1, multipliers u_f ≥ 0)
@@ -22,13 +21,13 @@ import (
 
 // Limits of the dynamic programs: states per place and items × states per place.
 const (
-	kpMaxStates = 200000
-	kpMaxWork   = 3000000
-	kpMaxTotal  = 20000000 // over all places: the work of one evaluation
-	kpSplitWork = 1000000  // from this work on, an evaluation runs on two goroutines
+	maxStates = 200000
+	maxWork   = 3000000
+	maxTotal  = 20000000 // over all places: the work of one evaluation
+	splitWork = 1000000  // from this work on, an evaluation runs on two goroutines
 )
 
-type kpPlace struct {
+type knapPlace struct {
 	knapsack.Space
 	items []int32 // arcs at this place
 	woff  []int   // per item: its weight as a state offset
@@ -39,8 +38,8 @@ type kpPlace struct {
 
 type knapLag struct {
 	forced    []bool    // arcs forced in (node bounds only)
-	kpVal     []float64 // per place: the value that node bounds start from
-	rootIn    []bool    // per arc: in the solution of its place that has value kpVal
+	rootVal   []float64 // per place: the value that node bounds start from
+	rootIn    []bool    // per arc: in the solution of its place that has value rootVal
 	touched   []bool    // per place: scratch of nodeBound
 	u0        []float64 // scratch of nodeBound
 	stallStop int       // optimize stops after this many steps without progress (0: never)
@@ -50,7 +49,7 @@ type knapLag struct {
 	dp2       []float64 // the second goroutine's scratch
 	take2     []bool
 	p         *solver.Prob
-	places    []kpPlace
+	places    []knapPlace
 	u         []float64
 	dead      []bool // arcs removed
 	dp        []float64
@@ -72,7 +71,7 @@ func newKnapLag(p *solver.Prob) *knapLag {
 			return nil
 		}
 	}
-	k := &knapLag{p: p, places: make([]kpPlace, len(m.Places)), u: make([]float64, p.N),
+	k := &knapLag{p: p, places: make([]knapPlace, len(m.Places)), u: make([]float64, p.N),
 		dead: make([]bool, len(p.ArcPlace)), sel: make([][]int32, len(m.Places)), cnt: make([]float64, p.N)}
 	for a, pl := range p.ArcPlace {
 		k.places[pl].items = append(k.places[pl].items, int32(a))
@@ -88,13 +87,13 @@ func newKnapLag(p *solver.Prob) *knapLag {
 			}
 			caps[d] = int(min(m.Places[pl].Cap[d], int64(tot)))
 		}
-		sp, ok := knapsack.NewSpace(caps, kpMaxStates)
+		sp, ok := knapsack.NewSpace(caps, maxStates)
 		if !ok {
 			return nil
 		}
 		kp.Space = sp
 		S := sp.States
-		if S*(len(kp.items)+1) > kpMaxWork {
+		if S*(len(kp.items)+1) > maxWork {
 			return nil
 		}
 		maxS = max(maxS, S*(len(kp.items)+1))
@@ -119,13 +118,13 @@ func newKnapLag(p *solver.Prob) *knapLag {
 	for pl := range k.places {
 		total += k.places[pl].States * (len(k.places[pl].items) + 1)
 	}
-	if total > kpMaxTotal {
+	if total > maxTotal {
 		return nil
 	}
 	k.dp = make([]float64, maxS)
 	k.take = make([]bool, maxS)
 	k.vals = make([]float64, len(k.places))
-	if total >= kpSplitWork {
+	if total >= splitWork {
 		// Places split in two ranges of about equal work, solved side by side.
 		half := 0
 		for pl := range k.places {
@@ -151,7 +150,7 @@ func (k *knapLag) profit(a int32) float64 {
 // profit with items before i, per capacity state, "at most" semantics), over every
 // state and without forced items: fixArcs uses it at the root's multipliers, where
 // nothing is forced. When keep is false only the last row is kept (in row 0).
-func (k *knapLag) table(kp *kpPlace, order []int, tab []float64, keep bool) {
+func (k *knapLag) table(kp *knapPlace, order []int, tab []float64, keep bool) {
 	S := kp.States
 	clear(tab[:S])
 	row := 0
@@ -196,7 +195,7 @@ func (k *knapLag) solvePlaceIn(pl int, dp []float64, take []bool) float64 {
 // state they do not fit is worth −Inf (the clipping still holds: a state beyond the
 // items' total fits whatever its clipped state fits). The solution goes to sel;
 // take holds a row per item used. Models have at least one dimension.
-func (k *knapLag) solveGrowing(kp *kpPlace, sel *[]int32, dp []float64, take []bool) float64 {
+func (k *knapLag) solveGrowing(kp *knapPlace, sel *[]int32, dp []float64, take []bool) float64 {
 	D, S := len(kp.Caps), kp.States
 	items := make([]int, 0, len(kp.items))
 	nForced := 0
@@ -551,10 +550,10 @@ func (b *bnb) knapsackRoot() float64 {
 		work += k.places[pl].States * (len(k.places[pl].items) + 1)
 	}
 	if work <= nodeLagMaxWork {
-		b.lagIters = nodeLagIters
+		b.nodeSteps = nodeLagIters
 	}
 	b.order = order
-	k.kpVal = make([]float64, len(k.places))
+	k.rootVal = make([]float64, len(k.places))
 	k.rootIn = make([]bool, len(p.ArcPlace))
 	for pl := range k.places {
 		k.setRoot(pl)
@@ -605,7 +604,7 @@ func (k *knapLag) setRoot(pl int) {
 	for _, a := range k.places[pl].items {
 		k.rootIn[a] = false
 	}
-	k.kpVal[pl] = k.solvePlace(pl)
+	k.rootVal[pl] = k.solvePlace(pl)
 	for _, a := range k.sel[pl] {
 		k.rootIn[a] = true
 	}
@@ -617,7 +616,7 @@ func (k *knapLag) rootL() float64 {
 	for _, u := range k.u {
 		L += u
 	}
-	for _, v := range k.kpVal {
+	for _, v := range k.rootVal {
 		L += v
 	}
 	return L
@@ -692,7 +691,7 @@ func (b *bnb) nodeBound(fixes []fix, iters int, uStart []float64) (float64, []fl
 			continue
 		}
 		v := k.solveGrowing(&k.places[pl], &k.nodeSel, k.dp, k.take)
-		L += v - k.kpVal[pl]
+		L += v - k.rootVal[pl]
 	}
 	var uBest []float64
 	if lim := b.incVal + b.gapAbs(); iters > 0 && L > lim {
@@ -710,11 +709,11 @@ func (b *bnb) nodeBound(fixes []fix, iters int, uStart []float64) (float64, []fl
 		offer := func() {
 			k.primal(b.work, b.order)
 			if b.work.Feasible() && b.work.Value > b.incVal+1e-12 &&
-				(b.lagSol == nil || b.work.Value > b.lagSol.Value) {
-				if b.lagSol == nil {
-					b.lagSol = b.work.Clone()
+				(b.knapSol == nil || b.work.Value > b.knapSol.Value) {
+				if b.knapSol == nil {
+					b.knapSol = b.work.Clone()
 				} else {
-					b.lagSol.CopyFrom(b.work)
+					b.knapSol.CopyFrom(b.work)
 				}
 			}
 		}

@@ -1,12 +1,12 @@
 package bnb
 
 import (
-	"solidarity/match/internal/solver"
-
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"solidarity/match/internal/solver"
 )
 
 // TestKnapsackPlaceBrute checks each place's knapsack program (knapsack.go), in one

@@ -2,10 +2,11 @@ package bnb
 
 import (
 	"math"
+
 	"solidarity/match/internal/solver"
 )
 
-// lp is the LP relaxation of a prob, solved by a bounded-variable dual simplex.
+// lp is the LP relaxation of a Prob, solved by a bounded-variable dual simplex.
 //
 // Every row is written "Σ a·x − t = 0" with a slack column t bounded by the row's
 // limits, so all columns are boxed and any basis becomes dual feasible by putting

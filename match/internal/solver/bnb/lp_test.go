@@ -1,11 +1,11 @@
 package bnb
 
 import (
-	"solidarity/match/internal/solver"
-
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"solidarity/match/internal/solver"
 )
 
 // freshDuals returns the reduced costs of l's current basis computed from scratch

@@ -2,6 +2,7 @@ package bnb
 
 import (
 	"math"
+
 	"solidarity/match/internal/solver"
 )
 

@@ -1,13 +1,13 @@
 package bnb
 
 import (
-	"solidarity/match/internal/solver"
-
 	"context"
 	"encoding/json"
 	"math"
 	"os"
 	"testing"
+
+	"solidarity/match/internal/solver"
 )
 
 // TestRootFixSkipsRemovedArcs: a model on which the root's reduced-cost fixing set an

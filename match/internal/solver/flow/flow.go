@@ -1,12 +1,12 @@
 package flow
 
 import (
-	"solidarity/match/internal/solver"
-
 	"context"
 	"fmt"
 	"math"
 	"sync"
+
+	"solidarity/match/internal/solver"
 )
 
 // When every family is one person (a need vector that is a unit vector, or all zero)
@@ -25,11 +25,11 @@ import (
 // A family with an all-zero need uses no capacity at all: it simply takes its best
 // arc (if it gains, or always if it must be placed).
 //
-// Only the prob's rows are used: a row newProb dropped can never bind (all the
+// Only the Prob's rows are used: a row NewProb dropped can never bind (all the
 // families that could go there fit), so it needs no edge, and need not be laminar
 // with the others either. Minimum rows (Model.Mins) are not accepted: a minimum over
 // persons spans the dimensions, and even in one dimension a minimum over a set that is
-// not in the laminar family has no place in the tree. A minimum that newProb dropped
+// not in the laminar family has no place in the tree. A minimum that NewProb dropped
 // (Min ≤ 0) is no constraint and does not count.
 //
 // The method is cost scaling (Goldberg's push-relabel refine, with the auction's
@@ -60,19 +60,19 @@ import (
 // Deterministic: nodes are processed first-in first-out, ties go to the lowest arc,
 // and each dimension's result does not depend on the others' scheduling.
 
-// flowEps is the last refine's ε relative to the largest score: small enough that the
+// epsLast is the last refine's ε relative to the largest score: small enough that the
 // dual bound meets the value to about 1e-12 relative, large enough to stay well
 // above the rounding of prices.
-const flowEps = 1e-13
+const epsLast = 1e-13
 
-// solveFlow solves a flow-shaped prob (flowShaped) exactly: Optimal with Bound =
+// solve solves a flow-shaped Prob (Shaped) exactly: Optimal with Bound =
 // Value, or Infeasible with the reason. Iterations counts the bids. If ctx is
 // cancelled it returns ctx's error, with no assignment: mid-refine, units are in
 // transit and families may be out, so there is nothing feasible to return short of
 // finishing (which takes a fraction of a second); on the time limit, solve answers
-// with flowFallback instead. opts is not used: ctx carries the time limit.
-func solveFlow(ctx context.Context, p *solver.Prob, opts solver.Options) (*solver.Solution, error) {
-	trees, why := flowTrees(p)
+// with Fallback instead. opts is not used: ctx carries the time limit.
+func solve(ctx context.Context, p *solver.Prob, opts solver.Options) (*solver.Solution, error) {
+	trees, why := laminarTrees(p)
 	if why != "" {
 		return nil, fmt.Errorf("match: not a flow problem: %s", why)
 	}
@@ -83,7 +83,7 @@ func solveFlow(ctx context.Context, p *solver.Prob, opts solver.Options) (*solve
 	byDim := make([][]int32, p.D)
 	var bound float64
 	for f := range p.N {
-		if d := flowUnit(p, f); d >= 0 {
+		if d := unitDim(p, f); d >= 0 {
 			byDim[d] = append(byDim[d], int32(f))
 			continue
 		}
@@ -106,7 +106,7 @@ func solveFlow(ctx context.Context, p *solver.Prob, opts solver.Options) (*solve
 	// The dimensions are independent problems: solve them side by side. Each result
 	// is the same whatever the scheduling, and they are read in dimension order.
 	type result struct {
-		n   *flowNet
+		n   *network
 		why string
 		err error
 	}
@@ -115,7 +115,7 @@ func solveFlow(ctx context.Context, p *solver.Prob, opts solver.Options) (*solve
 	for d := range p.D {
 		if len(byDim[d]) > 0 {
 			wg.Go(func() {
-				res[d].n, res[d].why, res[d].err = solveFlowDim(ctx, p, &trees[d], byDim[d])
+				res[d].n, res[d].why, res[d].err = solveDim(ctx, p, &trees[d], byDim[d])
 			})
 		}
 	}
@@ -152,9 +152,9 @@ func solveFlow(ctx context.Context, p *solver.Prob, opts solver.Options) (*solve
 	return s, nil
 }
 
-// solveFlowDim solves the network of one dimension for its families fams: the flow,
+// solveDim solves the network of one dimension for its families fams: the flow,
 // or the reason why the families that must be placed cannot all be.
-func solveFlowDim(ctx context.Context, p *solver.Prob, t *flowTree, fams []int32) (*flowNet, string, error) {
+func solveDim(ctx context.Context, p *solver.Prob, t *tree, fams []int32) (*network, string, error) {
 	// Feasibility first, exactly: the families that must be placed alone, every arc
 	// worth 0 and staying out −1. Costs are integers, so a flow ε-optimal with
 	// ε < 1/(nodes) is optimal, and a family left out proves the model infeasible.
@@ -181,14 +181,14 @@ func solveFlowDim(ctx context.Context, p *solver.Prob, t *flowTree, fams []int32
 	// Then everyone, the families that must be placed having no arc out: the flow
 	// is feasible, as just shown, so every refine ends.
 	n := newFlowNet(p, t, fams, true, 0, false)
-	if err := n.run(ctx, n.scale()*flowEps); err != nil {
+	if err := n.run(ctx, n.scale()*epsLast); err != nil {
 		return nil, "", err
 	}
 	return n, "", nil
 }
 
-// flowFallback is the answer when the time limit stops the flow before it is done
-// (solveFlow has nothing feasible mid-refine): the families placed greedily, those
+// Fallback is the answer when the time limit stops the flow before it is done
+// (solve has nothing feasible mid-refine): the families placed greedily, those
 // that must be placed first, then by best score; with the trivial bound, each family
 // at its best arc (or out, when it need not be placed and no arc gains). It returns
 // nil when the greedy leaves a family that must be placed out: the caller then
@@ -203,7 +203,7 @@ func Fallback(p *solver.Prob) *solver.Solution {
 		}
 		switch {
 		case p.Must[f]:
-			bound += best[f] // no arc at all was refused by newProb
+			bound += best[f] // no arc at all was refused by NewProb
 		case best[f] > 0:
 			bound += best[f]
 		}
@@ -225,7 +225,7 @@ func Fallback(p *solver.Prob) *solver.Solution {
 // Method is the flow method: exact on flow-shaped problems (Shaped).
 type Method struct{}
 
-// Solve solves a flow-shaped p (see solveFlow).
+// Solve solves a flow-shaped p (see solve).
 func (Method) Solve(ctx context.Context, p *solver.Prob, opts solver.Options) (*solver.Solution, error) {
-	return solveFlow(ctx, p, opts)
+	return solve(ctx, p, opts)
 }

@@ -1,9 +1,6 @@
 package flow
 
 import (
-	"solidarity/match/internal/solver"
-	"solidarity/match/internal/solver/bnb"
-
 	"context"
 	"errors"
 	"math"
@@ -12,14 +9,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"solidarity/match/internal/solver"
+	"solidarity/match/internal/solver/bnb"
 )
 
-// flowRandomModel is a small random flow-shaped model: one-person families (and some
+// randomModel is a small random flow-shaped model: one-person families (and some
 // that need nothing), some that must be placed, scores on a coarse grid (ties) that
 // may be negative or zero, small capacities, and a random laminar family of groups
 // (a chain of nested sets plus disjoint ones), all with small capacities so that the
 // rows bind.
-func flowRandomModel(r *rand.Rand, nf, np, dims int) *solver.Model {
+func randomModel(r *rand.Rand, nf, np, dims int) *solver.Model {
 	m := &solver.Model{Dims: dims}
 	for range np {
 		c := make([]int64, dims)
@@ -62,9 +62,9 @@ func flowRandomModel(r *rand.Rand, nf, np, dims int) *solver.Model {
 	return m
 }
 
-// flowBrute enumerates every assignment: the best value, or ok=false if none is
+// bruteBest enumerates every assignment: the best value, or ok=false if none is
 // feasible.
-func flowBrute(m *solver.Model) (best float64, ok bool) {
+func bruteBest(m *solver.Model) (best float64, ok bool) {
 	place := make([]int, len(m.Families))
 	var rec func(i int)
 	rec = func(i int) {
@@ -85,9 +85,9 @@ func flowBrute(m *solver.Model) (best float64, ok bool) {
 	return best, ok
 }
 
-// flowSolve prepares m and solves it with solveFlow, as solve would: a model newProb
+// solveShaped prepares m and solves it with solve, as solve would: a model NewProb
 // already finds infeasible comes back Infeasible.
-func flowSolve(t *testing.T, m *solver.Model) *solver.Solution {
+func solveShaped(t *testing.T, m *solver.Model) *solver.Solution {
 	t.Helper()
 	p, err := solver.NewProb(m)
 	if ie, ok := errors.AsType[*solver.InfeasibleError](err); ok {
@@ -97,18 +97,18 @@ func flowSolve(t *testing.T, m *solver.Model) *solver.Solution {
 		t.Fatal(err)
 	}
 	if !Shaped(p) {
-		_, why := flowTrees(p)
+		_, why := laminarTrees(p)
 		t.Fatalf("not flow-shaped: %s", why)
 	}
-	s, err := solveFlow(context.Background(), p, solver.Options{})
+	s, err := solve(context.Background(), p, solver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-// flowCheck checks an optimal solution against the model and the expected value.
-func flowCheck(t *testing.T, m *solver.Model, s *solver.Solution, want float64) {
+// check checks an optimal solution against the model and the expected value.
+func check(t *testing.T, m *solver.Model, s *solver.Solution, want float64) {
 	t.Helper()
 	if s.Status != solver.Optimal {
 		t.Fatalf("status %s (%s), want optimal %v", s.Status, s.Reason, want)
@@ -128,24 +128,24 @@ func flowCheck(t *testing.T, m *solver.Model, s *solver.Solution, want float64) 
 
 func TestFlowAgainstBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
-	var optimal, infeasible, flowInfeasible, mustPlaced, bound int
+	var optimal, infeasible, infeasibleModel, mustPlaced, bound int
 	for i := range 600 {
-		m := flowRandomModel(r, 1+r.IntN(6), 1+r.IntN(4), 1+r.IntN(3))
-		want, ok := flowBrute(m)
-		s := flowSolve(t, m)
+		m := randomModel(r, 1+r.IntN(6), 1+r.IntN(4), 1+r.IntN(3))
+		want, ok := bruteBest(m)
+		s := solveShaped(t, m)
 		if !ok {
 			if s.Status != solver.Infeasible || s.Reason == "" {
 				t.Fatalf("model %d: brute force finds it infeasible, solveFlow says %s (%q)", i, s.Status, s.Reason)
 			}
 			infeasible++
-			if strings.HasPrefix(s.Reason, "family") { // found by solveFlow, not newProb
-				flowInfeasible++
+			if strings.HasPrefix(s.Reason, "family") { // found by solve, not NewProb
+				infeasibleModel++
 			}
 			continue
 		}
-		flowCheck(t, m, s, want)
+		check(t, m, s, want)
 		optimal++
-		if want < flowUnbound(m)-1e-9 {
+		if want < unbound(m)-1e-9 {
 			bound++
 		}
 		for f, fam := range m.Families {
@@ -155,16 +155,16 @@ func TestFlowAgainstBruteForce(t *testing.T) {
 		}
 	}
 	// The generator must exercise both outcomes and families that must be placed.
-	t.Logf("%d optimal (%d bind), %d infeasible (%d flow), %d must placed", optimal, bound, infeasible, flowInfeasible, mustPlaced)
-	if optimal < 300 || bound < 150 || infeasible < 20 || flowInfeasible < 10 || mustPlaced < 100 {
+	t.Logf("%d optimal (%d bind), %d infeasible (%d flow), %d must placed", optimal, bound, infeasible, infeasibleModel, mustPlaced)
+	if optimal < 300 || bound < 150 || infeasible < 20 || infeasibleModel < 10 || mustPlaced < 100 {
 		t.Fatalf("weak sample: %d optimal (%d where capacity binds), %d infeasible (%d found by solveFlow), %d placed must families",
-			optimal, bound, infeasible, flowInfeasible, mustPlaced)
+			optimal, bound, infeasible, infeasibleModel, mustPlaced)
 	}
 }
 
-// flowUnbound is the value of every family at its best arc (if it gains or must go),
+// unbound is the value of every family at its best arc (if it gains or must go),
 // capacities ignored: above the optimum when a capacity binds.
-func flowUnbound(m *solver.Model) float64 {
+func unbound(m *solver.Model) float64 {
 	var v float64
 	for _, f := range m.Families {
 		best := math.Inf(-1)
@@ -178,10 +178,10 @@ func flowUnbound(m *solver.Model) float64 {
 	return v
 }
 
-// flowMediumModel is a flow-shaped model of nf families and np places in two
+// mediumModel is a flow-shaped model of nf families and np places in two
 // dimensions, with two disjoint groups and one over both, and a few families that
 // must be placed.
-func flowMediumModel(r *rand.Rand, nf, np int) *solver.Model {
+func mediumModel(r *rand.Rand, nf, np int) *solver.Model {
 	m := &solver.Model{Dims: 2}
 	for range np {
 		m.Places = append(m.Places, solver.Place{Cap: []int64{int64(2 + r.IntN(4)), int64(2 + r.IntN(4))}})
@@ -220,7 +220,7 @@ func flowMediumModel(r *rand.Rand, nf, np int) *solver.Model {
 func TestFlowAgainstBnB(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
 	for i := range 12 {
-		m := flowMediumModel(r, 60, 8)
+		m := mediumModel(r, 60, 8)
 		p, err := solver.NewProb(m)
 		if err != nil {
 			t.Fatalf("model %d: %v", i, err)
@@ -235,13 +235,13 @@ func TestFlowAgainstBnB(t *testing.T) {
 		if want.Status != solver.Optimal {
 			t.Fatalf("model %d: branch-and-bound %s", i, want.Status)
 		}
-		s, err := solveFlow(context.Background(), p, solver.Options{})
+		s, err := solve(context.Background(), p, solver.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The branch-and-bound stops within its gap of the optimum, below or at it.
-		flowCheck(t, m, s, s.Value)
-		if s.Value >= flowUnbound(m)-1e-9 {
+		check(t, m, s, s.Value)
+		if s.Value >= unbound(m)-1e-9 {
 			t.Fatalf("model %d: no capacity binds", i)
 		}
 		if d := s.Value - want.Value; d < -1e-9*math.Max(1, math.Abs(s.Value)) || d > 1e-9*math.Max(1, math.Abs(s.Value)) {
@@ -306,7 +306,7 @@ func TestFlowShaped(t *testing.T) {
 	if shaped(m) {
 		t.Fatal("a minimum: flow-shaped")
 	}
-	// Rows that can never bind are dropped by newProb and do not count: overlapping
+	// Rows that can never bind are dropped by NewProb and do not count: overlapping
 	// groups with room for everyone are no constraint.
 	m = base()
 	m.Groups = []solver.Group{{Places: []int{0, 1}, Cap: []int64{9, 9}}, {Places: []int{1, 2}, Cap: []int64{1, 1}}}
@@ -330,26 +330,26 @@ func TestFlowInfeasibleReason(t *testing.T) {
 			Arcs: []solver.Arc{{Place: 0, Score: 1}, {Place: 1, Score: -1}}})
 	}
 	m.Families = append(m.Families, solver.Family{Need: []int64{1}, Arcs: []solver.Arc{{Place: 0, Score: 5}, {Place: 2, Score: 1}}})
-	s := flowSolve(t, m)
+	s := solveShaped(t, m)
 	if s.Status != solver.Infeasible || !strings.Contains(s.Reason, "must be placed") || !strings.Contains(s.Reason, "group 0") {
 		t.Fatalf("got %s %q, want infeasible naming group 0", s.Status, s.Reason)
 	}
 	// Two that must be placed fill the group, one of them at a loss (place 0 holds
 	// one); the other family, which would rather have place 0, goes to place 2.
 	m.Families = m.Families[1:]
-	s = flowSolve(t, m)
-	flowCheck(t, m, s, 1+(-1)+1)
+	s = solveShaped(t, m)
+	check(t, m, s, 1+(-1)+1)
 }
 
 func TestFlowCancelled(t *testing.T) {
-	m := flowEUModel(1, 2000, 4, 10, 30, 0)
+	m := euFlowModel(1, 2000, 4, 10, 30, 0)
 	p, err := solver.NewProb(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := solveFlow(ctx, p, solver.Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := solve(ctx, p, solver.Options{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: got %v", err)
 	}
 }
@@ -357,22 +357,22 @@ func TestFlowCancelled(t *testing.T) {
 func TestFlowEUSmall(t *testing.T) {
 	// A reduced EU-like model: checked against itself (two runs, the same answer),
 	// the model (valid), and its own dual (Bound = Value).
-	m := flowEUModel(2, 3000, 8, 10, 60, 0.02)
-	s1, s2 := flowSolve(t, m), flowSolve(t, m)
-	flowCheck(t, m, s1, s1.Value)
+	m := euFlowModel(2, 3000, 8, 10, 60, 0.02)
+	s1, s2 := solveShaped(t, m), solveShaped(t, m)
+	check(t, m, s1, s1.Value)
 	if !slices.Equal(s1.Place, s2.Place) {
 		t.Fatal("two runs differ")
 	}
 }
 
-// flowEUModel is an EU-scale flow-shaped model (the shape of euModel in
+// euFlowModel is an EU-scale flow-shaped model (the shape of euModel in
 // solver_eu_test.go, with one-person families): nf persons, 20 % children, 70 %
 // adults, 10 % seniors, a fraction mustFrac of them to be placed; states × localities
 // places with capacities adding up to 1.05 × the demand of each dimension, each
 // state capped at 90 % of its localities (a group); about arcs compatible places per
 // person, scored by the person's prospects times the locality's labour market plus
 // noise.
-func flowEUModel(seed uint64, nf, states, localities, arcs int, mustFrac float64) *solver.Model {
+func euFlowModel(seed uint64, nf, states, localities, arcs int, mustFrac float64) *solver.Model {
 	r := rand.New(rand.NewPCG(seed, 66))
 	np := states * localities
 	m := &solver.Model{Dims: 3}
@@ -438,17 +438,17 @@ func flowEUModel(seed uint64, nf, states, localities, arcs int, mustFrac float64
 }
 
 // BenchmarkFlowEU solves the EU-scale model: 30 000 persons, 26 states × 40
-// localities, about 200 arcs each (5.4 million after newProb), 2 % that must be
-// placed. newProb is not timed.
+// localities, about 200 arcs each (5.4 million after NewProb), 2 % that must be
+// placed. NewProb is not timed.
 func BenchmarkFlowEU(b *testing.B) {
-	m := flowEUModel(1, 30000, 26, 40, 200, 0.02)
+	m := euFlowModel(1, 30000, 26, 40, 200, 0.02)
 	p, err := solver.NewProb(m)
 	if err != nil {
 		b.Fatal(err)
 	}
 	var s *solver.Solution
 	for b.Loop() {
-		if s, err = solveFlow(context.Background(), p, solver.Options{}); err != nil {
+		if s, err = solve(context.Background(), p, solver.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -464,7 +464,7 @@ func BenchmarkFlowEU(b *testing.B) {
 // The time limit stops the flow before it is done: Solve answers with the greedy
 // fallback, a valid assignment whose bound is at least the true optimum.
 func TestFlowTimeLimit(t *testing.T) {
-	m := flowEUModel(3, 20000, 26, 40, 100, 0.02)
+	m := euFlowModel(3, 20000, 26, 40, 100, 0.02)
 	exact, err := solver.Solve(context.Background(), m, solver.Options{}, testMethods())
 	if err != nil || exact.Status != solver.Optimal {
 		t.Fatalf("exact: %v %v", exact, err)
@@ -493,14 +493,14 @@ func TestFlowTimeLimit(t *testing.T) {
 	}
 }
 
-// flowFallback against brute force on small models: valid, below the optimum, its
+// Fallback against brute force on small models: valid, below the optimum, its
 // bound above it.
 func TestFlowFallback(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	checked := 0
 	for i := range 300 {
-		m := flowRandomModel(r, 1+r.IntN(7), 1+r.IntN(4), 1+r.IntN(2))
-		best, ok := flowBrute(m)
+		m := randomModel(r, 1+r.IntN(7), 1+r.IntN(4), 1+r.IntN(2))
+		best, ok := bruteBest(m)
 		p, err := solver.NewProb(m)
 		if err != nil {
 			if ok {

@@ -3,20 +3,20 @@ package lagrange
 // Test hooks: package match's tests watch the Lagrangian method through these (an
 // internal package, so nothing outside match reaches them).
 
-// SetLagTrace lets tests watch the Lagrangian method's progress; it
+// SetTrace lets tests watch the Lagrangian method's progress; it
 // returns the function that puts the previous hook back.
-func SetLagTrace(f func(format string, args ...any)) (restore func()) {
-	old := lagTrace
-	lagTrace = f
-	return func() { lagTrace = old }
+func SetTrace(f func(format string, args ...any)) (restore func()) {
+	old := trace
+	trace = f
+	return func() { trace = old }
 }
 
-// SetLagGapParts makes the end of a Lagrangian solve report how its gap splits, at
+// SetGapParts makes the end of a Lagrangian solve report how its gap splits, at
 // the prices of the last full pass: L − value = (families off their best reduced
 // score) + (priced rows with room left).
-func SetLagGapParts(report func(L, loss, slack float64, off int)) (restore func()) {
-	old := lagDebug
-	lagDebug = func(u *euDual, e *primal) {
+func SetGapParts(report func(L, loss, slack float64, off int)) (restore func()) {
+	old := debugFinal
+	debugFinal = func(u *dual, e *primal) {
 		p := u.p
 		L, loss, slack, off := u.rowTerm(u.lam, true), 0.0, 0.0, 0
 		for f := range p.N {
@@ -43,5 +43,5 @@ func SetLagGapParts(report func(L, loss, slack float64, off int)) (restore func(
 		}
 		report(L, loss, slack, off)
 	}
-	return func() { lagDebug = old }
+	return func() { debugFinal = old }
 }

@@ -1,39 +1,39 @@
 package lagrange
 
 import (
-	"solidarity/match/internal/solver"
-
 	"context"
 	"fmt"
 	"math"
 	"slices"
+
+	"solidarity/match/internal/solver"
 )
 
-// solveLagrange is the method for models with many coupling rows (EU scale: 1 040
+// solve is the method for models with many coupling rows (EU scale: 1 040
 // places × 3 dimensions plus state groups). The coupling rows are priced out with
-// multipliers λ ≥ 0 (eu_dual.go): at given prices each family independently takes
+// multipliers λ ≥ 0 (dual.go): at given prices each family independently takes
 // its arc of best reduced score, which gives a proven bound L(λ) ≥ optimum. The
 // prices are found by minimising the entropy-smoothed L with a projected L-BFGS,
 // the smoothing decreasing step by step; a full pass over the arcs after each step
-// gives the bound. The primal side (eu_primal.go) places the families greedily by
+// gives the bound. The primal side (../assign.go) places the families greedily by
 // reduced score, those with most to lose first, then improves by local search on
 // the true scores: single moves, ejections (a family takes a better place, another
 // makes room), short chains of both, and exact repacking of small places
-// (eu_repack.go). The time the dual leaves goes, in turns, to the knapsack bound
-// (eu_kbound.go: tighter than L where small places cannot be filled by whole
-// families) and to dives (eu_dive.go: other roundings of the prices). It stops
+// (repack.go). The time the dual leaves goes, in turns, to the knapsack bound
+// (kbound.go: tighter than L where small places cannot be filled by whole
+// families) and to dives (dive.go: other roundings of the prices). It stops
 // when the gap is within Options.Gap, on the time limit, or at the end of the
 // schedule.
 //
 // A re-solve (Options.Start, after an override) starts from the previous solution
-// and, when given them (Options.Prices), from its prices (eu_warm.go): it repairs
+// and, when given them (Options.Prices), from its prices (warm.go): it repairs
 // only around the families the override concerns and keeps the others where they
 // were.
 //
 // Everything but the time limit is deterministic: the schedule depends only on the
 // model and the options, and parallel work is split in fixed ranges.
-func solveLagrange(ctx context.Context, p *solver.Prob, opts solver.Options) (*solver.Solution, error) {
-	s := &lagSolver{ctx: ctx, p: p, opts: opts, u: newEUDual(p), work: newPrimal(p), bound: math.Inf(1), kbound: math.Inf(1)}
+func solve(ctx context.Context, p *solver.Prob, opts solver.Options) (*solver.Solution, error) {
+	s := &search{ctx: ctx, p: p, opts: opts, u: newDual(p), work: newPrimal(p), bound: math.Inf(1), kbound: math.Inf(1)}
 	s.u.keepMemory = true
 	s.u.stop = s.stopped
 	s.work.Stop = s.stopped
@@ -65,70 +65,70 @@ func solveLagrange(ctx context.Context, p *solver.Prob, opts solver.Options) (*s
 	return sol, nil
 }
 
-// The schedule: τ starts at lagTau0 × the largest score and is multiplied by
-// lagTauF after each step of lagIters L-BFGS iterations; the first lagAllSteps steps
+// The schedule: τ starts at tauStart × the largest score and is multiplied by
+// tauFactor after each step of levelIters L-BFGS iterations; the first allArcSteps steps
 // smooth over every arc, the others over the candidates (the arcs within
-// lagMargin·τ, at least lagFloor × the largest score, of their family's best; at
-// least lagMinCand and at most lagMaxCand of them). An incumbent is built quickly at
-// step lagQuick, then fully (construction and local search) at step lagBuild; the
-// dual runs on until its bound stops improving, or lagSteps; then the local search
+// candMargin·τ, at least candFloor × the largest score, of their family's best; at
+// least candMin and at most candMax of them). An incumbent is built quickly at
+// step quickStep, then fully (construction and local search) at step buildStep; the
+// dual runs on until its bound stops improving, or maxSteps; then the local search
 // works on from the incumbent at the final prices.
 const (
-	lagTau0      = 0.003
-	lagTauF      = 0.4
-	lagIters     = 20
-	lagIters0    = 10  // at step 0 after the samples
-	lagSampleMin = 500 // families in a sample at least
-	lagSteps     = 12
-	lagAllSteps  = 1
-	lagMargin    = 40
-	lagFloor     = 0.02
-	lagMinCand   = 6
-	lagMaxCand   = 48
-	lagQuick     = 2
-	lagBuild     = 4
-	lagRounds    = 8  // rounds of local search at most, each a pass of every move kind
-	lagPrimArcs  = 8  // the arcs the local search tries per family: best by reduced score
-	lagDepth     = 3  // chain depth: moves at most, displaced families included
-	lagEjectW    = 50 // ejection work budget per round, × families
+	tauStart        = 0.003
+	tauFactor       = 0.4
+	levelIters      = 20
+	firstLevelIters = 10  // at step 0 after the samples
+	sampleMin       = 500 // families in a sample at least
+	maxSteps        = 12
+	allArcSteps     = 1
+	candMargin      = 40
+	candFloor       = 0.02
+	candMin         = 6
+	candMax         = 48
+	quickStep       = 2
+	buildStep       = 4
+	searchRounds    = 8  // rounds of local search at most, each a pass of every move kind
+	searchArcs      = 8  // the arcs the local search tries per family: best by reduced score
+	chainDepth      = 3  // chain depth: moves at most, displaced families included
+	ejectWork       = 50 // ejection work budget per round, × families
 
-	lagKnapIters  = 40   // knapsack bound steps at most
-	lagKnapFirst  = 15   // … before the first assignment from the knapsacks
-	lagKnapBatch  = 5    // … then between two
-	lagKnapRounds = 3    // rounds of local search on an assignment from the knapsacks
-	lagKnapTheta  = 0.25 // the first step's fraction of Polyak's
-	lagKnapCells  = 1e8  // dynamic program cells per step at most, for more than the first
-	lagDualStop   = 1e-5 // the dual is done when a step lowers L by less (relative)
+	knapSteps  = 40   // knapsack bound steps at most
+	knapFirst  = 15   // … before the first assignment from the knapsacks
+	knapBatch  = 5    // … then between two
+	knapRounds = 3    // rounds of local search on an assignment from the knapsacks
+	knapTheta  = 0.25 // the first step's fraction of Polyak's
+	knapCells  = 1e8  // dynamic program cells per step at most, for more than the first
+	dualStop   = 1e-5 // the dual is done when a step lowers L by less (relative)
 )
 
-type lagSolver struct {
+type search struct {
 	ctx   context.Context
 	p     *solver.Prob
 	opts  solver.Options
-	u     *euDual
+	u     *dual
 	work  *primal
 	inc   *primal
 	scale float64
 	tau   float64
 
 	bound   float64 // the best L(λ)
-	kbound  float64 // the best knapsack bound (eu_kbound.go)
+	kbound  float64 // the best knapsack bound (kbound.go)
 	bestLam []float64
 	iters   int
 }
 
-func (s *lagSolver) stopped() bool { return s.ctx.Err() != nil }
+func (s *search) stopped() bool { return s.ctx.Err() != nil }
 
-func (s *lagSolver) gapOK() bool {
+func (s *search) gapOK() bool {
 	b := s.proven()
 	return s.inc != nil && !math.IsInf(b, 1) && b-s.inc.Value <= s.opts.Gap*math.Max(1, math.Abs(b))
 }
 
 // proven is the best proven bound: L's or the knapsack bound's.
-func (s *lagSolver) proven() float64 { return math.Min(s.bound, s.kbound) }
+func (s *search) proven() float64 { return math.Min(s.bound, s.kbound) }
 
 // offer keeps e as the incumbent when it is feasible and better.
-func (s *lagSolver) offer(e *primal) {
+func (s *search) offer(e *primal) {
 	if e.Feasible() && (s.inc == nil || e.Value > s.inc.Value+1e-12) {
 		if s.inc == nil {
 			s.inc = e.clone()
@@ -142,11 +142,11 @@ func (s *lagSolver) offer(e *primal) {
 // the next step (all arcs when all). When the bound got worse than the best by
 // more than a little (the smoothing on the candidates went astray: arcs left out
 // became best), it goes back to the best prices with a wider candidate margin.
-func (s *lagSolver) pass(all bool) float64 {
+func (s *search) pass(all bool) float64 {
 	u := s.u
 	margin, minC, maxC := math.Inf(1), 0, math.MaxInt32
 	if !all {
-		margin, minC, maxC = math.Max(lagMargin*s.tau, lagFloor*s.scale), lagMinCand, lagMaxCand
+		margin, minC, maxC = math.Max(candMargin*s.tau, candFloor*s.scale), candMin, candMax
 	}
 	L := u.full(margin, minC, maxC)
 	s.iters++
@@ -163,12 +163,12 @@ func (s *lagSolver) pass(all bool) float64 {
 		L = u.full(4*margin, 2*minC, 2*maxC)
 		s.iters++
 	}
-	lagTrace("pass: tau %.3g L %.4f bound %.4f evals %d", s.tau, L, s.bound, s.iters)
+	trace("pass: tau %.3g L %.4f bound %.4f evals %d", s.tau, L, s.bound, s.iters)
 	return L
 }
 
 // solve is the schedule from scratch.
-func (s *lagSolver) solve() {
+func (s *search) solve() {
 	u, p := s.u, s.p
 	if len(s.opts.Start) == p.N {
 		// A previous solution of another model: keep what still holds, improve only
@@ -177,60 +177,60 @@ func (s *lagSolver) solve() {
 		s.work.moves(nil, nil)
 		s.offer(s.work)
 	}
-	s.tau = lagTau0 * s.scale
+	s.tau = tauStart * s.scale
 	prev := math.Inf(1)
 	for step := 0; ; step++ {
-		s.pass(step < lagAllSteps)
-		if step == lagQuick || (s.stopped() && s.inc == nil) {
+		s.pass(step < allArcSteps)
+		if step == quickStep || (s.stopped() && s.inc == nil) {
 			u.quickPrimal(s.work)
 			s.offer(s.work)
-			lagTrace("quick primal %.4f", s.work.Value)
+			trace("quick primal %.4f", s.work.Value)
 		}
-		if step == lagBuild {
+		if step == buildStep {
 			u.primal(s.work, 2)
 			s.offer(s.work)
-			lagTrace("primal %.4f", s.work.Value)
+			trace("primal %.4f", s.work.Value)
 		}
 		if s.gapOK() || s.stopped() {
 			return
 		}
 		// The dual is done when its bound no longer moves.
-		if step == lagSteps || (step > lagBuild && prev-s.bound <= lagDualStop*math.Max(1, math.Abs(s.bound))) {
+		if step == maxSteps || (step > buildStep && prev-s.bound <= dualStop*math.Max(1, math.Abs(s.bound))) {
 			break
 		}
 		prev = s.bound
-		its := lagIters
+		its := levelIters
 		if step == 0 {
 			// First estimates on samples of the families (cheap: a sixteenth, a
 			// quarter of the arcs), when the samples are large enough to price the
 			// rows; then fewer iterations over every family.
-			for _, lv := range lagPyramid {
-				if p.N/lv[0] >= lagSampleMin {
+			for _, lv := range pyramid {
+				if p.N/lv[0] >= sampleMin {
 					s.iters += u.sampled(s.tau, lv[0], lv[1])
-					its = lagIters0
+					its = firstLevelIters
 				}
 			}
 		}
 		s.iters += u.smoothOpt(s.tau, its)
-		s.tau *= lagTauF
+		s.tau *= tauFactor
 	}
 	s.after()
-	if lagDebug != nil && s.inc != nil {
-		lagDebug(u, s.inc)
+	if debugFinal != nil && s.inc != nil {
+		debugFinal(u, s.inc)
 	}
 }
 
 // after spends the time the dual schedule leaves. Where some small places can be
-// solved exactly, in turns: steps of the knapsack bound (eu_kbound.go), which
+// solved exactly, in turns: steps of the knapsack bound (kbound.go), which
 // lower the bound where small places cannot be filled by whole families, and an
 // assignment built from the places' knapsack solutions (a rounding that knows the
 // small places' packings), improved by local search; then the local search on
 // from the incumbent at the last prices. Where no place is small enough, or the
 // knapsacks are too large to solve often, the local search, then dives
-// (eu_dive.go: other roundings of the prices). It stops when the gap is met, on the
+// (dive.go: other roundings of the prices). It stops when the gap is met, on the
 // time limit, or when all are done (a fixed number of each, so that without a
 // time limit the result is the same every time).
-func (s *lagSolver) after() {
+func (s *search) after() {
 	u := s.u
 	if s.inc == nil {
 		return
@@ -242,14 +242,14 @@ func (s *lagSolver) after() {
 		// step costs: where the small places have too many candidates, the steps
 		// would take the time the local search needs more.
 		s.kbound = math.Min(s.kbound, kb.steps(1, s.inc.Value, s.stopped))
-		knap = kb.work() <= lagKnapCells
+		knap = kb.work() <= knapCells
 	}
-	for it := 1; knap && it < lagKnapIters && !s.gapOK() && !s.stopped(); {
-		n := lagKnapBatch
+	for it := 1; knap && it < knapSteps && !s.gapOK() && !s.stopped(); {
+		n := knapBatch
 		if it == 1 {
-			n = lagKnapFirst - 1
+			n = knapFirst - 1
 		}
-		n = min(n, lagKnapIters-it)
+		n = min(n, knapSteps-it)
 		s.kbound = math.Min(s.kbound, kb.steps(n, s.inc.Value, s.stopped))
 		it += n
 		if s.gapOK() || s.stopped() {
@@ -257,41 +257,41 @@ func (s *lagSolver) after() {
 		}
 		kb.primal(s.work)
 		v := s.work.Value
-		u.improve(s.work, lagKnapRounds, s.stopped)
+		u.improve(s.work, knapRounds, s.stopped)
 		s.offer(s.work)
-		lagTrace("knapsack primal: %.4f, improved %.4f", v, s.work.Value)
+		trace("knapsack primal: %.4f, improved %.4f", v, s.work.Value)
 	}
 	if s.gapOK() || s.stopped() {
 		return
 	}
 	// Local search on from the incumbent at the last prices.
 	s.work.copyFrom(s.inc)
-	u.improve(s.work, lagRounds, s.stopped)
+	u.improve(s.work, searchRounds, s.stopped)
 	s.offer(s.work)
-	lagTrace("improved %.4f", s.work.Value)
+	trace("improved %.4f", s.work.Value)
 	if knap {
 		// Dives find less than the assignments from the knapsacks.
 		return
 	}
 	var d diveState
-	for i := 0; i < len(lagDiveFirst) && !s.gapOK() && !s.stopped(); i++ {
-		s.dive(s.work, &d, lagDiveFirst[i])
+	for i := 0; i < len(diveFirst) && !s.gapOK() && !s.stopped(); i++ {
+		s.dive(s.work, &d, diveFirst[i])
 		v := s.work.Value
-		u.improve(s.work, lagRounds, s.stopped)
+		u.improve(s.work, searchRounds, s.stopped)
 		s.offer(s.work)
-		lagTrace("dive %d (%.2f): %.4f, improved %.4f", i, lagDiveFirst[i], v, s.work.Value)
+		trace("dive %d (%.2f): %.4f, improved %.4f", i, diveFirst[i], v, s.work.Value)
 	}
 }
 
 // quickPrimal is the greedy of primal with single moves only: an incumbent early.
-func (u *euDual) quickPrimal(e *primal) {
+func (u *dual) quickPrimal(e *primal) {
 	u.construct(e)
 	e.moves(nil, nil)
 }
 
 // construct places the families from scratch at the prices of the last full pass
 // (fillByRegret).
-func (u *euDual) construct(e *primal) {
+func (u *dual) construct(e *primal) {
 	e.Reset()
 	u.fillByRegret(e)
 }
@@ -300,7 +300,7 @@ func (u *euDual) construct(e *primal) {
 // regret: best reduced score minus second best, staying out counting as 0 when
 // allowed), each on its fitting arc of best reduced score; then the families that
 // must be placed and the minimums.
-func (u *euDual) fillByRegret(e *primal) {
+func (u *dual) fillByRegret(e *primal) {
 	p := u.p
 	key := make([]float64, p.N)
 	for f := range p.N {
@@ -327,19 +327,19 @@ func (e *primal) fixMustAndMins() {
 	if e.Feasible() {
 		return
 	}
-	lagTrace("repair (must, minimums)")
+	trace("repair (must, minimums)")
 	e.PlaceMusts()
 	e.MeetMins()
 }
 
 // primal builds an assignment (construct) and improves it (improve).
-func (u *euDual) primal(e *primal, rounds int) {
+func (u *dual) primal(e *primal, rounds int) {
 	u.construct(e)
 	u.improve(e, rounds, nil)
 }
 
 // topArcs lists, per family (CSR), its k arcs of best reduced score, in arc order.
-func (u *euDual) topArcs(k int) (start, arcs []int32) {
+func (u *dual) topArcs(k int) (start, arcs []int32) {
 	p := u.p
 	start = make([]int32, p.N+1)
 	arcs = make([]int32, 0, p.N*k)
@@ -369,7 +369,7 @@ func (u *euDual) topArcs(k int) (start, arcs []int32) {
 }
 
 // displaced lists the families not on an arc of best reduced score.
-func (u *euDual) displaced(e *primal) []int32 {
+func (u *dual) displaced(e *primal) []int32 {
 	p := u.p
 	var fams []int32
 	for f := range p.N {
@@ -389,26 +389,26 @@ func (u *euDual) displaced(e *primal) []int32 {
 // the last full pass: rounds of moves among each family's best arcs, ejections and
 // chains for the displaced families; then moves over every arc. It stops early when
 // a round gains (relatively) less than 1e-7, or when stop says so.
-func (u *euDual) improve(e *primal, rounds int, stop func() bool) {
+func (u *dual) improve(e *primal, rounds int, stop func() bool) {
 	p := u.p
-	cs, ca := u.topArcs(lagPrimArcs)
+	cs, ca := u.topArcs(searchArcs)
 	cands := func(f int) []int32 { return ca[cs[f]:cs[f+1]] }
-	chains := newChainSearch(e, u.red, cs, ca, lagDepth)
+	chains := newChainSearch(e, u.red, cs, ca, chainDepth)
 	rep := newRepacker(e, cs, ca)
 	for round := 0; round < rounds; round++ {
 		if stop != nil && stop() {
 			break
 		}
 		g := e.moves(nil, cands)
-		g += e.eject(u.displaced(e), cands, lagEjectW*p.N)
+		g += e.eject(u.displaced(e), cands, ejectWork*p.N)
 		g += chains.run(u.displaced(e))
 		g += rep.run()
-		if lagClass {
+		if classChainsOn {
 			cg := e.classChains(cands, 8, 200*p.N)
-			lagTrace("class chains +%.4f", cg)
+			trace("class chains +%.4f", cg)
 			g += cg
 		}
-		lagTrace("improve round %d: %.4f (+%.4f)", round, e.Value, g)
+		trace("improve round %d: %.4f (+%.4f)", round, e.Value, g)
 		if g <= 1e-7*math.Max(1, math.Abs(e.Value)) {
 			break
 		}
@@ -416,19 +416,19 @@ func (u *euDual) improve(e *primal, rounds int, stop func() bool) {
 	e.moves(nil, nil)
 }
 
-// lagTrace reports progress and lagDebug inspects the final search state (tests
+// trace reports progress and debugFinal inspects the final search state (tests
 // set them).
 var (
-	lagTrace = func(format string, args ...any) {}
-	lagDebug func(u *euDual, e *primal)
-	lagClass = false
-	// lagPyramid: the samples of step 0 (every k-th family, iterations).
-	lagPyramid = [][2]int{{16, 40}, {4, 30}}
+	trace         = func(format string, args ...any) {}
+	debugFinal    func(u *dual, e *primal)
+	classChainsOn = false
+	// pyramid: the samples of step 0 (every k-th family, iterations).
+	pyramid = [][2]int{{16, 40}, {4, 30}}
 )
 
 // sampled runs iters L-BFGS iterations on the smoothed dual of every k-th family
 // with the capacities scaled to their share: a cheap estimate of the prices.
-func (u *euDual) sampled(tau float64, k, iters int) int {
+func (u *dual) sampled(tau float64, k, iters int) int {
 	p := u.p
 	var act []int32
 	for f := 0; f < p.N; f += k {
@@ -446,10 +446,10 @@ func (u *euDual) sampled(tau float64, k, iters int) int {
 	return n
 }
 
-// Method is the Lagrangian method (see solveLagrange).
+// Method is the Lagrangian method (see solve).
 type Method struct{}
 
 // Solve solves p by the Lagrangian method.
 func (Method) Solve(ctx context.Context, p *solver.Prob, opts solver.Options) (*solver.Solution, error) {
-	return solveLagrange(ctx, p, opts)
+	return solve(ctx, p, opts)
 }

@@ -1,8 +1,6 @@
 package lagrange
 
 import (
-	"solidarity/match/internal/solver"
-
 	"cmp"
 	"math"
 	"runtime"
@@ -10,9 +8,10 @@ import (
 	"sync"
 
 	"solidarity/match/internal/lbfgs"
+	"solidarity/match/internal/solver"
 )
 
-// euDual is the Lagrangian dual of the coupling rows for the models with many of
+// dual is the Lagrangian dual of the coupling rows for the models with many of
 // them (EU scale). At multipliers λ ≥ 0 (a price per row) each family takes its arc
 // of best reduced score (score minus the priced needs), or none, and
 //
@@ -32,7 +31,7 @@ import (
 //
 // Evaluations split the families over the cores in fixed ranges, and per-worker
 // sums are added in a fixed order, so results do not depend on scheduling.
-type euDual struct {
+type dual struct {
 	p       *solver.Prob
 	D, D1   int
 	workers int
@@ -57,7 +56,7 @@ type euDual struct {
 	hi, lo []float64
 	act    []int32
 
-	allCand bool // the candidates are every arc (cStart, cArc unused)
+	allCand bool // the candidates are every arc (CStart, cArc unused)
 	mxArcs  int
 
 	keepMemory bool        // L-BFGS memory kept from one smoothOpt to the next
@@ -72,14 +71,14 @@ type euDual struct {
 	h     []float64
 }
 
-func newEUDual(p *solver.Prob) *euDual {
+func newDual(p *solver.Prob) *dual {
 	m := p.M
 	np := len(m.Places)
 	workers := min(runtime.GOMAXPROCS(0), 8)
 	if p.N < 2000 {
 		workers = 1
 	}
-	u := &euDual{p: p, D: p.D, D1: p.D + 1, workers: workers,
+	u := &dual{p: p, D: p.D, D1: p.D + 1, workers: workers,
 		lam: make([]float64, p.K0), sign: make([]float64, p.K0), rowPlaces: make([][]int32, p.K0),
 		rowD: make([]int32, p.K0), pi: make([]float64, np*(p.D+1)),
 		red: make([]float64, len(p.ArcPlace)), best: make([]int32, p.N),
@@ -117,7 +116,7 @@ func newEUDual(p *solver.Prob) *euDual {
 // redRange computes the reduced scores of family f's arcs a0..a1-1 into out, at
 // the place prices pi: score − Σ_d need_d·π_d − persons·π_persons, in that order
 // (arcRed computes the same).
-func (u *euDual) redRange(f int, a0, a1 int32, out []float64) {
+func (u *dual) redRange(f int, a0, a1 int32, out []float64) {
 	p := u.p
 	places := p.ArcPlace[a0:a1]
 	scores := p.ArcScore[a0:a1]
@@ -147,7 +146,7 @@ func (u *euDual) redRange(f int, a0, a1 int32, out []float64) {
 }
 
 // arcRed is arc a's reduced score at the place prices pi (as redRange).
-func (u *euDual) arcRed(a int32) float64 {
+func (u *dual) arcRed(a int32) float64 {
 	p := u.p
 	f := int(p.ArcFam[a])
 	j := int(p.ArcPlace[a]) * u.D1
@@ -163,7 +162,7 @@ func (u *euDual) arcRed(a int32) float64 {
 }
 
 // setPi sets the place prices from lam.
-func (u *euDual) setPi(lam []float64) {
+func (u *dual) setPi(lam []float64) {
 	clear(u.pi)
 	for k, l := range lam {
 		if l == 0 {
@@ -178,7 +177,7 @@ func (u *euDual) setPi(lam []float64) {
 
 // rowTerm is Σ λ·cap − Σ λ·min, with the model's bounds (proven bounds) or the
 // working ones (smoothing).
-func (u *euDual) rowTerm(lam []float64, model bool) float64 {
+func (u *dual) rowTerm(lam []float64, model bool) float64 {
 	p := u.p
 	hi, lo := u.hi, u.lo
 	if model {
@@ -196,10 +195,10 @@ func (u *euDual) rowTerm(lam []float64, model bool) float64 {
 }
 
 // parallel runs fn over the families in fixed ranges, one per worker.
-func (u *euDual) parallel(fn func(w, lo, hi int)) { u.parallelN(u.p.N, fn) }
+func (u *dual) parallel(fn func(w, lo, hi int)) { u.parallelN(u.p.N, fn) }
 
 // parallelN runs fn over 0..n-1 in fixed ranges, one per worker.
-func (u *euDual) parallelN(n int, fn func(w, lo, hi int)) {
+func (u *dual) parallelN(n int, fn func(w, lo, hi int)) {
 	if u.workers == 1 || n < 1000 {
 		fn(0, 0, n)
 		return
@@ -220,7 +219,7 @@ func (u *euDual) parallelN(n int, fn func(w, lo, hi int)) {
 // family's best arc (best), and L(λ), the proven bound. With margin ≥ 0 it also
 // picks the candidate arcs: those within margin of their family's best, and at
 // least its minCand best (at most 8), at most maxCand of them, the best kept.
-func (u *euDual) full(margin float64, minCand, maxCand int) float64 {
+func (u *dual) full(margin float64, minCand, maxCand int) float64 {
 	p := u.p
 	u.setPi(u.lam)
 	all := math.IsInf(margin, 1) && maxCand >= u.maxArcs()
@@ -254,7 +253,7 @@ func (u *euDual) full(margin float64, minCand, maxCand int) float64 {
 }
 
 // maxArcs is the largest number of arcs of a family.
-func (u *euDual) maxArcs() int {
+func (u *dual) maxArcs() int {
 	if u.mxArcs == 0 {
 		p := u.p
 		for f := range p.N {
@@ -265,7 +264,7 @@ func (u *euDual) maxArcs() int {
 	return u.mxArcs
 }
 
-func (u *euDual) fullRange(w, lo, hi int, margin float64, minCand, maxCand int) float64 {
+func (u *dual) fullRange(w, lo, hi int, margin float64, minCand, maxCand int) float64 {
 	p := u.p
 	sum := 0.0
 	cand := u.wCand[w][:0]
@@ -351,7 +350,7 @@ func (u *euDual) fullRange(w, lo, hi int, margin float64, minCand, maxCand int) 
 
 // smoothEval returns L_τ(lam) over the candidate arcs, its gradient in grad and its
 // curvature in u.curv.
-func (u *euDual) smoothEval(lam []float64, tau float64, grad []float64) float64 {
+func (u *dual) smoothEval(lam []float64, tau float64, grad []float64) float64 {
 	p := u.p
 	D1 := u.D1
 	u.setPi(lam)
@@ -394,7 +393,7 @@ func (u *euDual) smoothEval(lam []float64, tau float64, grad []float64) float64 
 	return L
 }
 
-func (u *euDual) smoothRange(w, lo, hi int, tau float64) float64 {
+func (u *dual) smoothRange(w, lo, hi int, tau float64) float64 {
 	p := u.p
 	D, D1 := u.D, u.D1
 	load := u.wLoad[w]
@@ -478,7 +477,7 @@ func (u *euDual) smoothRange(w, lo, hi int, tau float64) float64 {
 
 // smoothOpt runs up to iters projected L-BFGS iterations on L_τ from u.lam, which
 // it updates. It returns the number of evaluations.
-func (u *euDual) smoothOpt(tau float64, iters int) int {
+func (u *dual) smoothOpt(tau float64, iters int) int {
 	b := u.bf
 	if !u.keepMemory {
 		b.Reset()

@@ -1,12 +1,12 @@
 package lagrange
 
 import (
-	"solidarity/match/internal/solver"
-	"solidarity/match/internal/solver/bnb"
-
 	"context"
 	"testing"
 	"time"
+
+	"solidarity/match/internal/solver"
+	"solidarity/match/internal/solver/bnb"
 )
 
 // CheckKnapsackBoundSound: on generated models with small localities (seeds 1, 2,
@@ -29,7 +29,7 @@ func CheckKnapsackBoundSound(t *testing.T, models []*solver.Model) {
 			t.Skipf("seed %d: the exact method did not finish (%s)", seed, exact.Status)
 		}
 		opt := exact.Value
-		lag, err := solveLagrange(context.Background(), p, solver.Options{Gap: 1e-9})
+		lag, err := solve(context.Background(), p, solver.Options{Gap: 1e-9})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +38,7 @@ func CheckKnapsackBoundSound(t *testing.T, models []*solver.Model) {
 		}
 		// The knapsack bound on its own, at the Lagrangian method's final prices and
 		// from there by its steps: at least the optimum, at most L.
-		u := newEUDual(p)
+		u := newDual(p)
 		for k := range p.K0 {
 			u.lam[k] = lag.Prices.Lam(solver.RowID{Kind: p.RowKind[k], Ref: p.RowRef[k], Dim: p.RowDim[k]})
 		}

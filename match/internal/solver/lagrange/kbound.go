@@ -1,14 +1,13 @@
 package lagrange
 
 import (
-	"solidarity/match/internal/solver"
-
 	"cmp"
 	"math"
 	"slices"
 	"sync/atomic"
 
 	"solidarity/match/internal/knapsack"
+	"solidarity/match/internal/solver"
 )
 
 // The knapsack bound: a tighter proven bound than L(λ), for models whose small
@@ -26,7 +25,7 @@ import (
 //
 // For a large place UB_p is the knapsack's linear relaxation at the place's own
 // prices, Σ_i max(0, worth_i − λ_p·need_i) + λ_p·cap_p; at u_f = f's best reduced
-// score that is λ_p·cap_p and the sum is L(λ). A small place (at most kbStates
+// score that is λ_p·cap_p and the sum is L(λ). A small place (at most boundStates
 // capacity states) has its knapsack solved exactly by dynamic programming, which
 // is lower where the relaxation fills the room with fractions of families. From
 // there, projected subgradient steps on u lower the bound further: a family's
@@ -35,10 +34,10 @@ import (
 //
 // The places are split over the workers in fixed ranges and the sums are added in
 // place order, so the bound does not depend on scheduling.
-const kbStates = 1024 // capacity states of a place's dynamic program at most
+const boundStates = 1024 // capacity states of a place's dynamic program at most
 
 type knapBound struct {
-	u      *euDual
+	u      *dual
 	pStart []int32 // arcs by place (CSR)
 	pArc   []int32
 	small  []bool // per place: solved exactly
@@ -48,9 +47,9 @@ type knapBound struct {
 	kp     []float64 // per place: its knapsack's value (small places)
 	lin    []float64 // per place: its linear part (large places)
 	wCnt   [][]int32 // per worker: places taking each family
-	ws     []*kbWork
+	ws     []*dpScratch
 	g      []float64
-	pick   [][]kbPick // per place: the arcs its last solution took
+	pick   [][]takenArc // per place: the arcs its last solution took
 
 	wWork []int // per worker: the last step's dynamic program cells
 	theta float64
@@ -59,14 +58,14 @@ type knapBound struct {
 	iters int
 }
 
-// kbPick is an arc a place's knapsack took, with its worth there.
-type kbPick struct {
+// takenArc is an arc a place's knapsack took, with its worth there.
+type takenArc struct {
 	arc int32
 	v   float64
 }
 
-// kbWork is a worker's scratch for the dynamic programs.
-type kbWork struct {
+// dpScratch is a worker's scratch for the dynamic programs.
+type dpScratch struct {
 	dp     []float64
 	take   []bool
 	pr     []float64
@@ -78,13 +77,13 @@ type kbWork struct {
 	caps   []int
 }
 
-func newKnapBound(u *euDual) *knapBound {
+func newKnapBound(u *dual) *knapBound {
 	p := u.p
 	np := len(p.M.Places)
 	kb := &knapBound{u: u, pStart: make([]int32, np+1), pArc: make([]int32, len(p.ArcPlace)),
 		small: make([]bool, np), uf: make([]float64, p.N), kp: make([]float64, np), lin: make([]float64, np),
-		wCnt: make([][]int32, u.workers), ws: make([]*kbWork, u.workers), g: make([]float64, p.N), wWork: make([]int, u.workers),
-		theta: lagKnapTheta, best: math.Inf(1), pick: make([][]kbPick, np)}
+		wCnt: make([][]int32, u.workers), ws: make([]*dpScratch, u.workers), g: make([]float64, p.N), wWork: make([]int, u.workers),
+		theta: knapTheta, best: math.Inf(1), pick: make([][]takenArc, np)}
 	for _, pl := range p.ArcPlace {
 		kb.pStart[pl+1]++
 	}
@@ -97,7 +96,7 @@ func newKnapBound(u *euDual) *knapBound {
 		pos[pl]++
 	}
 	for w := range kb.ws {
-		kb.ws[w] = &kbWork{}
+		kb.ws[w] = &dpScratch{}
 		kb.wCnt[w] = make([]int32, p.N)
 	}
 	for f := range p.N {
@@ -118,7 +117,7 @@ func newKnapBound(u *euDual) *knapBound {
 				break
 			}
 			c := int(math.Floor(p.RowHi[k] + solver.TolLoad))
-			if states*(c+1) > kbStates {
+			if states*(c+1) > boundStates {
 				ok = false
 				break
 			}
@@ -176,7 +175,7 @@ func (kb *knapBound) steps(n int, target float64, stop func() bool) float64 {
 		} else if kb.fails++; kb.fails >= 2 {
 			kb.theta, kb.fails = kb.theta/2, 0
 		}
-		lagTrace("knapsack bound %d: %.4f (best %.4f, θ %.3g), %d cells", kb.iters, bound, kb.best, kb.theta, kb.work())
+		trace("knapsack bound %d: %.4f (best %.4f, θ %.3g), %d cells", kb.iters, bound, kb.best, kb.theta, kb.work())
 		norm := 0.0
 		for f := range p.N {
 			c := int32(0)
@@ -220,7 +219,7 @@ func (kb *knapBound) place(w, pl int) {
 			if v := u.red[a] - kb.uf[f]; v > 0 {
 				s += v
 				cnt[f]++
-				pick = append(pick, kbPick{a, v})
+				pick = append(pick, takenArc{a, v})
 			}
 		}
 		kb.lin[pl] = s
@@ -285,7 +284,7 @@ func (kb *knapBound) place(w, pl int) {
 	}
 	sp.Trace(ws.take, len(ws.pr), states-1, off, func(i int) {
 		cnt[ws.fams[i]]++
-		pick = append(pick, kbPick{ws.arcs[i], ws.pr[i]})
+		pick = append(pick, takenArc{ws.arcs[i], ws.pr[i]})
 	})
 }
 

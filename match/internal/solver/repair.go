@@ -5,7 +5,7 @@ import "slices"
 // The repairs and the local search that the exact method's heuristics use (the
 // Lagrangian method's own are in eu_primal.go), on the one assignment type.
 
-// tolLoad is the slack a row's use may exceed its bounds by (rounding).
+// TolLoad is the slack a row's use may exceed its bounds by (rounding).
 const TolLoad = 1e-9
 
 // fill places the unplaced families in order, each on the fitting arc that rank
@@ -18,7 +18,7 @@ func (s *Assignment) Fill(order []int32, rank []float64) {
 	s.MeetMins()
 }
 
-// placeMusts places each Must family still out by moving one family out of its way:
+// PlaceMusts places each Must family still out by moving one family out of its way:
 // for each arc of f, a family at that arc's place is moved to another fitting arc
 // (or out, if it need not be placed) when that makes room. Cheapest loss first.
 func (s *Assignment) PlaceMusts() {
@@ -66,7 +66,7 @@ func (s *Assignment) PlaceMusts() {
 	}
 }
 
-// meetMins moves families into minimum rows that are not met, least loss first.
+// MeetMins moves families into minimum rows that are not met, least loss first.
 func (s *Assignment) MeetMins() {
 	p := s.P
 	for k := range p.K0 {

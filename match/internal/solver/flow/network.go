@@ -3,28 +3,28 @@ package flow
 // The flow method's network, cost-scaling refines and dual bound (the method: flow.go).
 
 import (
-	"solidarity/match/internal/solver"
-
 	"context"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+
+	"solidarity/match/internal/solver"
 )
 
-// flowNet is the network of one dimension, its flow and its prices. Families and arcs
-// are numbered locally: family i is the prob's family fam[i], its arcs are
+// network is the network of one dimension, its flow and its prices. Families and arcs
+// are numbered locally: family i is the Prob's family fam[i], its arcs are
 // aStart[i]..aStart[i+1]-1, at most one per node (the best-scoring arc of the family
 // into that node: the others are never better). A family that need not be placed
 // has first an arc "out" (aArc −1) to the sink with its score, 0 in the model.
-type flowNet struct {
-	t    *flowTree
+type network struct {
+	t    *tree
 	sink int32
 
 	fam    []int32
 	aStart []int32
 	aNode  []int32
-	aArc   []int32 // prob arc, or -1 for out
+	aArc   []int32 // Prob arc, or -1 for out
 	aScore []float64
 
 	at  []int32   // per family: the arc carrying its unit, or -1 while it has none
@@ -34,7 +34,7 @@ type flowNet struct {
 	// of which few are ever close. So each keeps a short list of the arcs that were
 	// best at its last full scan, and theta, the next value then: values (score +
 	// node price) only decrease, so while the list's second best is ≥ theta, the
-	// list alone gives the right answer. cand[f*flowCand:], ncand[f] of them.
+	// list alone gives the right answer. cand[f*maxCands:], ncand[f] of them.
 	cand  []int32   // arcs
 	candS []float64 // their scores and nodes, alongside: the list is read often,
 	candN []int32   // and the arcs of different families are far apart in memory
@@ -64,10 +64,10 @@ type flowNet struct {
 // newFlowNet builds the network of tree t for families fams, each arc worth its score
 // (or 0 if !scored), and an arc out worth out for the families that need not be
 // placed (all of them, if allOut).
-func newFlowNet(p *solver.Prob, t *flowTree, fams []int32, scored bool, out float64, allOut bool) *flowNet {
+func newFlowNet(p *solver.Prob, t *tree, fams []int32, scored bool, out float64, allOut bool) *network {
 	sink := t.sink()
 	R := int(sink)
-	n := &flowNet{t: t, sink: sink}
+	n := &network{t: t, sink: sink}
 	stamp := make([]int32, R+1)
 	for i := range stamp {
 		stamp[i] = -1
@@ -121,9 +121,9 @@ func newFlowNet(p *solver.Prob, t *flowTree, fams []int32, scored bool, out floa
 	}
 	n.pf = make([]float64, nf)
 	n.sec = make([]float64, nf)
-	n.cand = make([]int32, nf*flowCand)
-	n.candS = make([]float64, nf*flowCand)
-	n.candN = make([]int32, nf*flowCand)
+	n.cand = make([]int32, nf*maxCands)
+	n.candS = make([]float64, nf*maxCands)
+	n.candN = make([]int32, nf*maxCands)
 	n.atScore = make([]float64, nf)
 	n.atNode = make([]int32, nf)
 	n.ncand = make([]uint8, nf)
@@ -144,7 +144,7 @@ func newFlowNet(p *solver.Prob, t *flowTree, fams []int32, scored bool, out floa
 	return n
 }
 
-func (n *flowNet) activate(id int32) {
+func (n *network) activate(id int32) {
 	if !n.inQ[id] {
 		n.inQ[id] = true
 		n.queue = append(n.queue, id)
@@ -157,7 +157,7 @@ func (n *flowNet) activate(id int32) {
 // An upper bound on the second best will do in its place (f's edges stay ε-optimal,
 // and the edge back from its row is not admissible): that lets most bids use f's
 // candidate list alone (see top2).
-func (n *flowNet) bid(f int32, eps float64) {
+func (n *network) bid(f int32, eps float64) {
 	best, second, ba := n.top2(f, -1, true)
 	n.sec[f] = second
 	if math.IsInf(second, -1) {
@@ -178,9 +178,9 @@ func (n *flowNet) bid(f int32, eps float64) {
 
 // listBound is an upper bound on the values of f's arcs but skip, from its
 // candidate list and theta alone.
-func (n *flowNet) listBound(f, skip int32) float64 {
+func (n *network) listBound(f, skip int32) float64 {
 	b := n.theta[f]
-	lo := int(f) * flowCand
+	lo := int(f) * maxCands
 	for i := lo; i < lo+int(n.ncand[f]); i++ {
 		if n.cand[i] != skip {
 			b = max(b, n.candS[i]+n.pr[n.candN[i]])
@@ -189,8 +189,8 @@ func (n *flowNet) listBound(f, skip int32) float64 {
 	return b
 }
 
-// flowCand is the length of a family's list of candidate arcs.
-const flowCand = 8
+// maxCands is the length of a family's list of candidate arcs.
+const maxCands = 8
 
 // top2 returns, over f's arcs but skip, the best arc ba (the first on a tie), its value
 // (score + node price) best, and the second best value second, or with bound an
@@ -198,7 +198,7 @@ const flowCand = 8
 //
 // The candidate list suffices when its second best (with bound: its best) is at
 // least theta, which bounds every other arc; else a full scan renews the list.
-func (n *flowNet) top2(f, skip int32, bound bool) (best, second float64, ba int32) {
+func (n *network) top2(f, skip int32, bound bool) (best, second float64, ba int32) {
 	best, second, ba = math.Inf(-1), math.Inf(-1), -1
 	take := func(a int32, v float64) {
 		if a == skip {
@@ -210,21 +210,21 @@ func (n *flowNet) top2(f, skip int32, bound bool) (best, second float64, ba int3
 			second = v
 		}
 	}
-	lo := int(f) * flowCand
+	lo := int(f) * maxCands
 	for i := lo; i < lo+int(n.ncand[f]); i++ {
 		take(n.cand[i], n.candS[i]+n.pr[n.candN[i]])
 	}
 	if th := n.theta[f]; ba >= 0 && (second >= th || bound && best >= th) {
 		return best, max(second, th), ba
 	}
-	// Full scan, keeping the flowCand+1 best (values descending, first arc first;
+	// Full scan, keeping the maxCands+1 best (values descending, first arc first;
 	// the unused places hold −Inf, below every value).
-	var topV [flowCand + 1]float64
-	var topA [flowCand + 1]int32
+	var topV [maxCands + 1]float64
+	var topA [maxCands + 1]int32
 	for i := range topV {
 		topV[i] = math.Inf(-1)
 	}
-	const last = flowCand
+	const last = maxCands
 	for a := n.aStart[f]; a < n.aStart[f+1]; a++ {
 		v := n.aScore[a] + n.pr[n.aNode[a]]
 		if v <= topV[last] {
@@ -238,14 +238,14 @@ func (n *flowNet) top2(f, skip int32, bound bool) (best, second float64, ba int3
 		topV[i], topA[i] = v, a
 	}
 	k := min(int(n.aStart[f+1]-n.aStart[f]), len(topV))
-	m := min(k, flowCand)
+	m := min(k, maxCands)
 	for i, a := range topA[:m] {
 		n.cand[lo+i], n.candS[lo+i], n.candN[lo+i] = a, n.aScore[a], n.aNode[a]
 	}
 	n.ncand[f] = uint8(m)
 	n.theta[f] = math.Inf(-1)
-	if k > flowCand {
-		n.theta[f] = topV[flowCand]
+	if k > maxCands {
+		n.theta[f] = topV[maxCands]
 	}
 	best, second, ba = math.Inf(-1), math.Inf(-1), -1
 	for i, a := range topA[:k] {
@@ -255,7 +255,7 @@ func (n *flowNet) top2(f, skip int32, bound bool) (best, second float64, ba int3
 }
 
 // withdraw pushes family f's unit back from its node: f becomes active.
-func (n *flowNet) withdraw(f int32) {
+func (n *network) withdraw(f int32) {
 	v := n.atNode[f]
 	l := n.mem[v]
 	i := n.memPos[f]
@@ -270,7 +270,7 @@ func (n *flowNet) withdraw(f int32) {
 // discharge pushes node v's excess up, down or back to the families entering it, along
 // admissible edges (negative reduced cost), and lowers its price by relabelling when
 // none is left.
-func (n *flowNet) discharge(v int32, eps float64) error {
+func (n *network) discharge(v int32, eps float64) error {
 	t := n.t
 	nf := int32(len(n.fam))
 	for n.ex[v] > 0 {
@@ -339,7 +339,7 @@ func (n *flowNet) discharge(v int32, eps float64) error {
 // (α·ε)-optimal one (or none): it withdraws the families whose arc is no longer
 // within ε of their best, fixes the tree edges, and pushes and relabels until no node
 // has excess (Goldberg's push-relabel refine, with the auction's bids for families).
-func (n *flowNet) refine(ctx context.Context, eps float64) error {
+func (n *network) refine(ctx context.Context, eps float64) error {
 	t, nf := n.t, int32(len(n.fam))
 	for f := range nf {
 		a := n.at[f]
@@ -409,17 +409,17 @@ func (n *flowNet) refine(ctx context.Context, eps float64) error {
 }
 
 // scale is the largest absolute score, or 1 if all are 0.
-func (n *flowNet) scale() float64 {
+func (n *network) scale() float64 {
 	if n.maxAbs == 0 {
 		return 1
 	}
 	return n.maxAbs
 }
 
-// run refines from ε = flowEps0 × the largest score down to epsFinal, dividing by
-// flowAlpha.
-func (n *flowNet) run(ctx context.Context, epsFinal float64) error {
-	eps := max(n.scale()*flowEps0, epsFinal)
+// run refines from ε = eps0 × the largest score down to epsFinal, dividing by
+// alpha.
+func (n *network) run(ctx context.Context, epsFinal float64) error {
+	eps := max(n.scale()*eps0, epsFinal)
 	for {
 		if err := n.refine(ctx, eps); err != nil {
 			return err
@@ -427,22 +427,22 @@ func (n *flowNet) run(ctx context.Context, epsFinal float64) error {
 		if eps <= epsFinal {
 			return nil
 		}
-		eps = max(eps/flowAlpha, epsFinal)
+		eps = max(eps/alpha, epsFinal)
 	}
 }
 
-// ε starts at flowEps0 times the largest score and shrinks by flowAlpha from one
+// ε starts at eps0 times the largest score and shrinks by alpha from one
 // refine to the next (measured on the EU-scale benchmark: larger factors or starting
 // points cost more bids; the first refines, which discover the prices, dominate).
 const (
-	flowEps0  = 0.1
-	flowAlpha = 4
+	eps0  = 0.1
+	alpha = 4
 )
 
 // cutReason explains why family f, which must be placed, is out in the optimum of the
 // must-only network: the rows that the families that must be placed can reach from
 // f (moving one another as they may) form a set whose exits are all full rows.
-func (n *flowNet) cutReason(p *solver.Prob, f int32) string {
+func (n *network) cutReason(p *solver.Prob, f int32) string {
 	R := int(n.sink)
 	seen := make([]bool, R+1)
 	seenF := make([]bool, len(n.fam))
@@ -507,7 +507,7 @@ func (n *flowNet) cutReason(p *solver.Prob, f int32) string {
 // duals, over every arc of the dimension. It is an upper bound on the optimum for
 // any prices (weak duality); for ε-optimal ones it exceeds the value by at most
 // about ε per family and per unit of capacity, which the last refine makes tiny.
-func (n *flowNet) bound(p *solver.Prob) float64 {
+func (n *network) bound(p *solver.Prob) float64 {
 	t, R := n.t, int(n.sink)
 	chain := make([]float64, R+1) // prices along the way from the node to the sink
 	known := make([]bool, R+1)

@@ -3,17 +3,17 @@ package flow
 // The flow method's shape test and laminar trees (the method: flow.go).
 
 import (
-	"solidarity/match/internal/solver"
-
 	"cmp"
 	"fmt"
 	"slices"
+
+	"solidarity/match/internal/solver"
 )
 
-// flowTree is the laminar forest of the coupling rows of one dimension. Nodes 0..R-1
+// tree is the laminar forest of the coupling rows of one dimension. Nodes 0..R-1
 // are rows, node R is the sink.
-type flowTree struct {
-	rowK     []int32 // node → prob row
+type tree struct {
+	rowK     []int32 // node → Prob row
 	parent   []int32 // node → next larger row containing it, or R
 	hi       []int32 // node → capacity, at most the number of families
 	kidStart []int32 // children of node v: kids[kidStart[v]:kidStart[v+1]]
@@ -21,21 +21,21 @@ type flowTree struct {
 	leaf     []int32 // place → deepest row containing it, or R
 }
 
-func (t *flowTree) sink() int32 { return int32(len(t.rowK)) }
+func (t *tree) sink() int32 { return int32(len(t.rowK)) }
 
-// flowShaped says whether p is a flow problem that solveFlow solves exactly: every
+// Shaped says whether p is a flow problem that solve solves exactly: every
 // family needs nothing or one person in one dimension, there is no minimum row, and
 // in each dimension the group rows are laminar (disjoint or nested place sets, no
 // place listed twice in a group). Only the rows p kept count: a group or minimum
-// that can never bind, which newProb dropped, is no obstacle.
+// that can never bind, which NewProb dropped, is no obstacle.
 func Shaped(p *solver.Prob) bool {
-	_, why := flowTrees(p)
+	_, why := laminarTrees(p)
 	return why == ""
 }
 
-// flowUnit returns the dimension of family f's one person, -1 if it needs nothing, or
+// unitDim returns the dimension of family f's one person, -1 if it needs nothing, or
 // -2 if it is not a one-person family.
-func flowUnit(p *solver.Prob, f int) int {
+func unitDim(p *solver.Prob, f int) int {
 	unit := -1
 	for d := range p.D {
 		switch v := p.Need[f*p.D+d]; {
@@ -49,11 +49,11 @@ func flowUnit(p *solver.Prob, f int) int {
 	return unit
 }
 
-// flowTrees builds the forest of each dimension, or says why p is not a flow problem.
-func flowTrees(p *solver.Prob) ([]flowTree, string) {
+// laminarTrees builds the forest of each dimension, or says why p is not a flow problem.
+func laminarTrees(p *solver.Prob) ([]tree, string) {
 	m := p.M
 	for f := range p.N {
-		if flowUnit(p, f) == -2 {
+		if unitDim(p, f) == -2 {
 			return nil, fmt.Sprintf("family %d is not one person", f)
 		}
 	}
@@ -71,7 +71,7 @@ func flowTrees(p *solver.Prob) ([]flowTree, string) {
 	nPlaces := len(m.Places)
 	deepest := make([]int32, nPlaces)
 	stamp := make([]int32, nPlaces)
-	trees := make([]flowTree, p.D)
+	trees := make([]tree, p.D)
 	for d := range p.D {
 		var groups, places []int32
 		for _, k := range byDim[d] {

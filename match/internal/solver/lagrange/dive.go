@@ -1,11 +1,11 @@
 package lagrange
 
 import (
-	"solidarity/match/internal/solver"
-
 	"cmp"
 	"math"
 	"slices"
+
+	"solidarity/match/internal/solver"
 )
 
 // Dives: the time the dual schedule leaves is spent on more assignments, each built
@@ -20,16 +20,16 @@ import (
 // not by the order of one greedy pass. Dives differ in how many families they fix
 // at first, so that each explores another rounding; the best assignment is kept.
 
-// Dive parameters: the first fixing takes lagDiveFirst[i] of the families in dive
-// i (by margin), each later one lagDiveNext of those left, until at most
-// lagDiveRest are left; each re-pricing runs lagDiveIters iterations.
-var lagDiveFirst = []float64{0.8, 0.9, 0.6, 0.95, 0.7, 0.85, 0.5}
+// Dive parameters: the first fixing takes diveFirst[i] of the families in dive
+// i (by margin), each later one diveNext of those left, until at most
+// diveRest are left; each re-pricing runs diveIters iterations.
+var diveFirst = []float64{0.8, 0.9, 0.6, 0.95, 0.7, 0.85, 0.5}
 
 const (
-	lagDiveTau   = 100 // the re-pricings' smoothing, × the schedule's last (which is for the bound)
-	lagDiveNext  = 0.5
-	lagDiveRest  = 64
-	lagDiveIters = 15
+	diveTau   = 100 // the re-pricings' smoothing, × the schedule's last (which is for the bound)
+	diveNext  = 0.5
+	diveRest  = 64
+	diveIters = 15
 )
 
 // diveState is the scratch the dives share.
@@ -64,7 +64,7 @@ func (d *diveState) margins(p *solver.Prob, red []float64, fams []int32, best []
 
 // dive builds an assignment in e as described above, the first fixing taking the
 // fraction first of the families. The prices of the solver are left as they were.
-func (s *lagSolver) dive(e *primal, d *diveState, first float64) {
+func (s *search) dive(e *primal, d *diveState, first float64) {
 	u, p := s.u, s.p
 	if d.red == nil {
 		d.red = make([]float64, len(p.ArcPlace))
@@ -82,7 +82,7 @@ func (s *lagSolver) dive(e *primal, d *diveState, first float64) {
 	d.margins(p, d.red, free, best)
 	e.Reset()
 	frac := first
-	for len(free) > lagDiveRest && !s.stopped() {
+	for len(free) > diveRest && !s.stopped() {
 		// Fix the clearest families first, each where it is best when it fits.
 		slices.SortStableFunc(free, func(x, y int32) int { return cmp.Compare(d.margin[y], d.margin[x]) })
 		nfix := int(frac * float64(len(free)))
@@ -99,8 +99,8 @@ func (s *lagSolver) dive(e *primal, d *diveState, first float64) {
 		}
 		stuck := len(left) == len(free)
 		free = left
-		frac = lagDiveNext
-		if len(free) <= lagDiveRest || stuck {
+		frac = diveNext
+		if len(free) <= diveRest || stuck {
 			break
 		}
 		// Re-price the families left on the room the fixed ones leave.
@@ -110,7 +110,7 @@ func (s *lagSolver) dive(e *primal, d *diveState, first float64) {
 		}
 		u.act, u.hi, u.lo = free, d.hi, d.lo
 		u.bf.Reset()
-		s.iters += u.smoothOpt(lagDiveTau*s.tau, lagDiveIters)
+		s.iters += u.smoothOpt(diveTau*s.tau, diveIters)
 		u.act, u.hi, u.lo = nil, p.RowHi[:p.K0], p.RowLo[:p.K0]
 		u.setPi(u.lam)
 		for _, ff := range free {

@@ -1,10 +1,10 @@
 package lagrange
 
 import (
-	"solidarity/match/internal/solver"
-
 	"math"
 	"slices"
+
+	"solidarity/match/internal/solver"
 )
 
 // Warm starts for re-solves. A solve by the Lagrangian method returns its prices in
@@ -21,7 +21,7 @@ import (
 // around the families that lost their place and the places they left; one full
 // pass at the previous prices for the bound, then short dual steps while the gap is
 // not met.
-func (s *lagSolver) resolve(w *solver.Prices) {
+func (s *search) resolve(w *solver.Prices) {
 	u, p := s.u, s.p
 	for k := range p.K0 {
 		u.lam[k] = w.Lam(solver.RowID{Kind: p.RowKind[k], Ref: p.RowRef[k], Dim: p.RowDim[k]})
@@ -50,7 +50,7 @@ func (s *lagSolver) resolve(w *solver.Prices) {
 	s.pass(false)
 	u.repair(e, dirty, freed)
 	s.offer(e)
-	lagTrace("re-solve: %d families to place, value %.4f, bound %.4f", len(dirty), e.Value, s.bound)
+	trace("re-solve: %d families to place, value %.4f, bound %.4f", len(dirty), e.Value, s.bound)
 	// The prices of the previous solve are as good as they were unless the bound
 	// got worse than the previous one: then a few dual steps, while they help.
 	prev := w.Bound()
@@ -59,9 +59,9 @@ func (s *lagSolver) resolve(w *solver.Prices) {
 			break
 		}
 		prev = s.bound
-		s.iters += u.smoothOpt(s.tau, lagIters)
+		s.iters += u.smoothOpt(s.tau, levelIters)
 		s.pass(false)
-		s.tau *= lagTauF
+		s.tau *= tauFactor
 	}
 }
 
@@ -69,10 +69,10 @@ func (s *lagSolver) resolve(w *solver.Prices) {
 // on the true scores, fills the places in freed by pulling families in, and
 // finishes with single moves: the rest of the assignment moves only where a
 // family gains.
-func (u *euDual) repair(e *primal, dirty, freed []int32) {
+func (u *dual) repair(e *primal, dirty, freed []int32) {
 	p := u.p
-	cs, ca := u.topArcs(lagPrimArcs)
-	c := newChainSearch(e, u.red, cs, ca, lagDepth)
+	cs, ca := u.topArcs(searchArcs)
+	c := newChainSearch(e, u.red, cs, ca, chainDepth)
 	c.anyArc = true
 	c.run(dirty)
 	for _, f := range dirty {
@@ -120,7 +120,7 @@ func (u *euDual) repair(e *primal, dirty, freed []int32) {
 // placeMust places family f, which must be placed and is out (a pin to a full
 // place), on one of its arcs, moving at most one family there out of the way, to
 // its best arc elsewhere that fits, or out when it need not be placed: the choice
-// that loses least. Without it the repair would fall back on placeMusts, which
+// that loses least. Without it the repair would fall back on PlaceMusts, which
 // tries every family at every place of f (far more than a re-solve's time at EU
 // scale).
 // It reports whether f was placed.

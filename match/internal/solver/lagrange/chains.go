@@ -1,11 +1,11 @@
 package lagrange
 
 import (
-	"solidarity/match/internal/solver"
-
 	"cmp"
 	"math"
 	"slices"
+
+	"solidarity/match/internal/solver"
 )
 
 // chains is a local search by short chains of moves, judged on the true scores:

@@ -1,13 +1,12 @@
 package lagrange
 
 import (
-	"solidarity/match/internal/solver"
-
 	"cmp"
 	"math"
 	"slices"
 
 	"solidarity/match/internal/knapsack"
+	"solidarity/match/internal/solver"
 )
 
 // repack re-chooses, place by place, which families a small place takes, exactly:
@@ -37,13 +36,13 @@ type repacker struct {
 	capv   []int
 	wv     []int    // an item's weight, as the dynamic program takes it
 	seen   []uint32 // per place: its version when last repacked, +1 (0: never)
-	items  []repItem
+	items  []repackItem
 	tab    []float64
 	take   []bool
 	undo   []chainMove
 }
 
-type repItem struct {
+type repackItem struct {
 	f      int32
 	arc    int32 // the family's arc at the place
 	member bool  // there now
@@ -132,7 +131,7 @@ func (r *repacker) place(pl int32) float64 {
 		if !ok {
 			s = -1e9 // must stay
 		}
-		r.items = append(r.items, repItem{f: gg, arc: e.Arc[g], member: true, alt: alt, profit: p.ArcScore[e.Arc[g]] - s, w: weight(g)})
+		r.items = append(r.items, repackItem{f: gg, arc: e.Arc[g], member: true, alt: alt, profit: p.ArcScore[e.Arc[g]] - s, w: weight(g)})
 	}
 	nm := len(r.items)
 	for _, x := range r.wArc[r.wStart[pl]:r.wStart[pl+1]] {
@@ -142,14 +141,14 @@ func (r *repacker) place(pl int32) float64 {
 			continue
 		}
 		if g := p.ArcScore[x] - e.Score(cur); g > 1e-12 && (cur < 0 || e.Fits(h, -1)) {
-			r.items = append(r.items, repItem{f: int32(h), arc: x, alt: -1, profit: g})
+			r.items = append(r.items, repackItem{f: int32(h), arc: x, alt: -1, profit: g})
 		}
 	}
 	if len(r.items) == nm {
 		return 0
 	}
 	ent := r.items[nm:]
-	slices.SortFunc(ent, func(a, b repItem) int {
+	slices.SortFunc(ent, func(a, b repackItem) int {
 		if c := cmp.Compare(b.profit, a.profit); c != 0 {
 			return c
 		}

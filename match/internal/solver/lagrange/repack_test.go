@@ -1,30 +1,30 @@
 package lagrange
 
 import (
-	"solidarity/match/internal/solver"
-
 	"context"
 	"math"
 	"slices"
 	"testing"
+
+	"solidarity/match/internal/solver"
 )
 
-// euSetup prepares a generated model for the Lagrangian method's parts: the
+// setup prepares a generated model for the Lagrangian method's parts: the
 // problem, a solver after a short dual schedule (prices, reduced scores), and an
 // assignment built greedily from them.
-func euSetup(t *testing.T, m *solver.Model) (*lagSolver, *primal) {
+func setup(t *testing.T, m *solver.Model) (*search, *primal) {
 	t.Helper()
 	p, err := solver.NewProb(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &lagSolver{ctx: context.Background(), p: p, opts: solver.Options{Gap: 1e-9}, u: newEUDual(p), work: newPrimal(p),
+	s := &search{ctx: context.Background(), p: p, opts: solver.Options{Gap: 1e-9}, u: newDual(p), work: newPrimal(p),
 		bound: math.Inf(1), kbound: math.Inf(1), scale: 1}
-	s.tau = lagTau0
+	s.tau = tauStart
 	for range 4 {
 		s.pass(false)
-		s.iters += s.u.smoothOpt(s.tau, lagIters)
-		s.tau *= lagTauF
+		s.iters += s.u.smoothOpt(s.tau, levelIters)
+		s.tau *= tauFactor
 	}
 	s.pass(false)
 	e := newPrimal(p)
@@ -73,8 +73,8 @@ func checkAssignment(t *testing.T, what string, e *primal) {
 // (The models are match.Generate's, which this package cannot import: the tests in
 // generated_test.go make them and call these.)
 func CheckRepackSound(t *testing.T, m *solver.Model) {
-	s, e := euSetup(t, m)
-	cs, ca := s.u.topArcs(lagPrimArcs)
+	s, e := setup(t, m)
+	cs, ca := s.u.topArcs(searchArcs)
 	r := newRepacker(e, cs, ca)
 	v0 := e.Value
 	g := r.run()
@@ -97,7 +97,7 @@ func CheckRepackSound(t *testing.T, m *solver.Model) {
 // CheckDiveSound: a dive builds a feasible, consistent assignment and leaves the
 // solver's prices and reduced scores as they were.
 func CheckDiveSound(t *testing.T, m *solver.Model) {
-	s, _ := euSetup(t, m)
+	s, _ := setup(t, m)
 	lam, red := slices.Clone(s.u.lam), slices.Clone(s.u.red)
 	var d diveState
 	for _, first := range []float64{0.8, 0.5} {
@@ -115,7 +115,7 @@ func CheckDiveSound(t *testing.T, m *solver.Model) {
 // placed there by moving one family out of the way; the assignment stays feasible
 // and consistent.
 func CheckPlaceMust(t *testing.T, m0 *solver.Model) {
-	_, e := euSetup(t, m0)
+	_, e := setup(t, m0)
 	p, m := e.P, e.P.M
 	placed := 0
 	for f := 0; f < p.N && placed < 10; f++ {

@@ -6,41 +6,25 @@ import (
 	"strings"
 )
 
-// The solver works on a prob: the model with the arcs that can never be used taken
-// out (a family that does not fit a place on its own), the capacity rows that can
-// never bind dropped, and every remaining row — place capacities, group capacities,
-// minimums — in one list of "coupling rows" lo ≤ Σ coef·x ≤ hi. What couples the
-// families is only these rows: without them each family would simply take its best
-// arc. Both methods exploit that:
-//
-//   - bnb.go: branch-and-bound on the LP relaxation, solved by a bounded-variable
-//     dual simplex (lp.go) whose basis keeps one "key" column per family (the GUB
-//     structure of the assignment rows), so the matrix it inverts is only
-//     rows × rows of the coupling rows. Exact, with a proof; used while the coupling
-//     rows are few (HIAS: 21 affiliates × 3 dimensions).
-//   - lagrange.go: Lagrangian relaxation of the coupling rows, each family picking
-//     its best arc at the current prices, subgradient steps on the prices, and a
-//     price-guided greedy plus local search for the primal (heur.go). Used when
-//     there are too many coupling rows for a dense basis (EU: 1 040 places).
-//
 // Place capacities in the model are integers and so are needs; they are held as
 // float64 here, which is exact far beyond any realistic count.
 
-// maxLPRows is the largest number of coupling rows for which the exact LP-based
-// branch-and-bound is used; the dense working basis is maxLPRows² floats.
+// MaxLPRows is the largest number of coupling rows for which the exact LP-based
+// branch-and-bound is used; the dense working basis is MaxLPRows² floats.
 const MaxLPRows = 400
 
+// RowKind says what a coupling row is.
 type RowKind int8
 
 const (
 	RowPlace RowKind = iota // capacity of one place in one dimension
 	RowGroup                // capacity of a group in one dimension
 	RowMin                  // minimum intake over some places
-	RowCut                  // a cut added by the branch-and-bound (bnb_cuts.go)
+	RowCut                  // a cut added by the branch-and-bound (bnb/bnb_cuts.go)
 )
 
-// prob is a Model prepared for solving. Arcs are numbered 0..len(arcPlace)-1 in
-// family order (CSR: family f owns arcs famStart[f]..famStart[f+1]-1).
+// Prob is a Model prepared for solving. Arcs are numbered 0..len(ArcPlace)-1 in
+// family order (CSR: family f owns arcs FamStart[f]..FamStart[f+1]-1).
 type Prob struct {
 	M    *Model
 	N, D int
@@ -64,8 +48,8 @@ type Prob struct {
 	RowLo   []float64
 	RowHi   []float64
 
-	// The coupling-row part of each arc's column (CSR over arcs; buildCoefs), and
-	// the model's rows of each place (placeRows).
+	// The coupling-row part of each arc's column (CSR over arcs; BuildCoefs), and
+	// the model's rows of each place (PlaceRows).
 	PlaceRows [][]int32
 	CStart    []int32
 	CRow      []int32
@@ -89,7 +73,7 @@ func infeasible(format string, args ...any) error {
 	return &InfeasibleError{Reason: fmt.Sprintf(format, args...)}
 }
 
-// newProb prepares m. It returns an *infeasibleError when a simple counting argument
+// NewProb prepares m. It returns an *infeasibleError when a simple counting argument
 // already shows that no assignment exists: a family that must be placed but fits
 // nowhere, pinned families that overfill their place, a minimum that all the
 // families that could go there cannot reach.
@@ -102,7 +86,7 @@ func NewProb(m *Model) (*Prob, error) {
 	return p, nil
 }
 
-// newProbRows is newProb without the arcs' coefficients (buildCoefs): at EU scale
+// NewProbRows is NewProb without the arcs' coefficients (BuildCoefs): at EU scale
 // they are most of the set-up time, and the Lagrangian method does not need them
 // (its assignments keep each place's rows instead).
 func NewProbRows(m *Model) (*Prob, error) {
@@ -390,7 +374,7 @@ func (p *Prob) buildRows() error {
 	return nil
 }
 
-// buildCoefs sets each arc's coefficients (cStart, cRow, cVal): its family's need in
+// BuildCoefs sets each arc's coefficients (CStart, CRow, CVal): its family's need in
 // the dimension of each row of its place. A place listed twice in a group would
 // count twice, as in Model.Value.
 func (p *Prob) BuildCoefs() {
@@ -421,7 +405,7 @@ func (p *Prob) BuildCoefs() {
 	}
 }
 
-// rowName says which constraint a coupling row is, for reasons.
+// RowName says which constraint a coupling row is, for reasons.
 func (p *Prob) RowName(k int) string {
 	ref, dim := p.RowRef[k], p.RowDim[k]
 	switch p.RowKind[k] {

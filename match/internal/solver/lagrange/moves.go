@@ -1,11 +1,11 @@
 package lagrange
 
 import (
-	"solidarity/match/internal/solver"
-
 	"cmp"
 	"math"
 	"slices"
+
+	"solidarity/match/internal/solver"
 )
 
 // moves moves each family (in fams, or all when nil) to its fitting arc of best
