@@ -14,8 +14,9 @@
 //	           x[f,p] ∈ {0,1}, only for the arcs (compatible pairs) listed
 //
 // This package is the problem side: IDs, validation, explanations and file formats.
-// The methods that solve a Model live in internal/solver, which never sees a
-// Problem; Model, Solution and Options are its types, named here as aliases.
+// The methods that solve a Model live under internal/solver and never see a
+// Problem; Model, Solution and Options are internal/solver's types, named here as
+// aliases, and Solve hands a model to the methods it assembles (model.go).
 //
 // Files:
 //
@@ -24,10 +25,13 @@
 //	generate.go       Generate: synthetic EU-scale problems
 //	explain.go        Explain, WhyUnplaced, Override, Resolve (after an override)
 //	export.go         WriteLP, WriteMPS (for cbc and other solvers)
-//	model.go          the model types (aliases) and Solve
+//	model.go          the model types (aliases), Solve and the methods it uses
 //	hias/             the HIAS FY2017 instance as a Model
-//	internal/solver   the methods: exact branch-and-bound on the LP, network flow,
-//	                  the Lagrangian method for the large models
+//	internal/solver   what the methods share: the prepared problem, the one
+//	                  assignment type, the dispatch (solver.Method, Methods)
+//	  flow/           the network flow method (one-person families, laminar rows)
+//	  bnb/            the exact branch-and-bound on the LP (few coupling rows)
+//	  lagrange/       the Lagrangian method (EU scale)
 //	internal/knapsack the multi-dimensional knapsack program the methods share
 //	internal/lbfgs    the projected L-BFGS of the Lagrangian method's dual
 package match

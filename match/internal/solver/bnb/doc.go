@@ -9,6 +9,7 @@
 //	             reduced-cost fixing, the LP rounding heuristic
 //	lp.go        the LP: a bounded-variable dual simplex in GUB form (one key column
 //	             per family, a dense inverse of the coupling rows only)
+//	lp_basis.go  the LP's working basis: its inverse, repairs, solves
 //	bnb_cuts.go  Gomory mixed-integer cuts at the root
 //	knapsack.go  the knapsack Lagrangian (models with place capacities only, as
 //	             HIAS): a bound at the root and at nodes, fixings, assignments
