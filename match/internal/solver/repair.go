@@ -3,7 +3,8 @@ package solver
 import "slices"
 
 // The repairs and the local search that the exact method's heuristics use (the
-// Lagrangian method's own are in eu_primal.go), on the one assignment type.
+// Lagrangian method's own are in lagrange/moves.go, chains.go and repack.go), on
+// the one assignment type.
 
 // TolLoad is the slack a row's use may exceed its bounds by (rounding).
 const TolLoad = 1e-9

@@ -366,7 +366,7 @@ func TestFlowEUSmall(t *testing.T) {
 }
 
 // euFlowModel is an EU-scale flow-shaped model (the shape of euModel in
-// solver_eu_test.go, with one-person families): nf persons, 20 % children, 70 %
+// match/solver_eu_test.go, with one-person families): nf persons, 20 % children, 70 %
 // adults, 10 % seniors, a fraction mustFrac of them to be placed; states × localities
 // places with capacities adding up to 1.05 × the demand of each dimension, each
 // state capped at 90 % of its localities (a group); about arcs compatible places per

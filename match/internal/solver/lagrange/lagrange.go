@@ -322,7 +322,7 @@ func (u *dual) fillByRegret(e *primal) {
 }
 
 // fixMustAndMins places the families that must be placed and are not, and meets
-// the minimums, with the exact method's repairs (heur.go), when needed.
+// the minimums, with the shared repairs (solver/repair.go), when needed.
 func (e *primal) fixMustAndMins() {
 	if e.Feasible() {
 		return
