@@ -103,15 +103,15 @@ type Alternative struct {
 	Reason   string `json:"reason,omitempty"`
 }
 
-// exUsage is how much of every row a solution uses.
-type exUsage struct {
+// rowUse is how much of every row a solution uses.
+type rowUse struct {
 	place [][]int64 // place × dimension
 	group [][]int64 // group × dimension
 	min   []int64   // minimum row
 }
 
-func exUsageOf(m *Model, place []int) *exUsage {
-	u := &exUsage{place: make([][]int64, len(m.Places)), group: make([][]int64, len(m.Groups)), min: make([]int64, len(m.Mins))}
+func rowUseOf(m *Model, place []int) *rowUse {
+	u := &rowUse{place: make([][]int64, len(m.Places)), group: make([][]int64, len(m.Groups)), min: make([]int64, len(m.Mins))}
 	for p := range u.place {
 		u.place[p] = make([]int64, m.Dims)
 	}
@@ -143,9 +143,9 @@ func exUsageOf(m *Model, place []int) *exUsage {
 	return u
 }
 
-// exFull returns the capacity rows at place p (its own, its groups') whose slack under
+// fullRows returns the capacity rows at place p (its own, its groups') whose slack under
 // usage u is below need in a dimension where need is positive.
-func exFull(pr *Problem, m *Model, idx *Index, u *exUsage, p int, need []int64) []Binding {
+func fullRows(pr *Problem, m *Model, idx *Index, u *rowUse, p int, need []int64) []Binding {
 	var out []Binding
 	for d, n := range need {
 		if n <= 0 {
@@ -175,7 +175,7 @@ func exFull(pr *Problem, m *Model, idx *Index, u *exUsage, p int, need []int64) 
 	return out
 }
 
-func exPersons(need []int64) int64 {
+func sumNeeds(need []int64) int64 {
 	var s int64
 	for _, n := range need {
 		s += n
@@ -183,7 +183,7 @@ func exPersons(need []int64) int64 {
 	return s
 }
 
-func exProblemWeights(pr *Problem) Weights {
+func problemWeights(pr *Problem) Weights {
 	if pr.Weights != nil {
 		return *pr.Weights
 	}
@@ -209,15 +209,15 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 		return nil, &solidarity.Error{Code: solidarity.EINVALID, Message: "match: the solution is not of this model"}
 	}
 	f := &m.Families[family]
-	w := exProblemWeights(pr)
-	e := &Explanation{Family: idx.Families[family], Persons: exPersons(f.Need), Weights: w, Binding: []Binding{},
-		Better: []Blocked{}, Value: exScore(idx, sol.Place)}
+	w := problemWeights(pr)
+	e := &Explanation{Family: idx.Families[family], Persons: sumNeeds(f.Need), Weights: w, Binding: []Binding{},
+		Better: []Blocked{}, Value: scoreOf(idx, sol.Place)}
 	if sol.Status == Infeasible {
 		e.Why = "there is no solution: " + sol.Reason
 		e.Text = fmt.Sprintf("Family %s is not placed: there is no solution (%s).", e.Family, sol.Reason)
 		return e, nil
 	}
-	u := exUsageOf(m, sol.Place)
+	u := rowUseOf(m, sol.Place)
 	arcs := idx.Arcs[family]
 	p := sol.Place[family]
 	if p >= 0 {
@@ -230,7 +230,7 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 		e.Terms = Components{Links: w.Links * a.Links, Preference: w.Preference * a.Preference, Integration: w.Integration * a.Integration}
 		// The family is at p: its rows there bind when another family of its size
 		// would not fit.
-		e.Binding = append(e.Binding, exFull(pr, m, idx, u, p, f.Need)...)
+		e.Binding = append(e.Binding, fullRows(pr, m, idx, u, p, f.Need)...)
 		for r, row := range m.Mins {
 			if !slices.Contains(row.Places, p) {
 				continue
@@ -254,13 +254,13 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 		// over both places keeps its usage when the family moves.)
 		without := slices.Clone(sol.Place)
 		without[family] = -1
-		uw := exUsageOf(m, without)
+		uw := rowUseOf(m, without)
 		for _, b := range arcs {
 			if b.Place == p || b.Score <= a.Score {
 				continue
 			}
 			e.Better = append(e.Better, Blocked{Place: idx.Places[b.Place], State: idx.States[b.Place], Score: b.Score,
-				Rows: exNonNil(exFull(pr, m, idx, uw, b.Place, f.Need))})
+				Rows: nonNil(fullRows(pr, m, idx, uw, b.Place, f.Need))})
 		}
 	}
 
@@ -275,7 +275,7 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 		}
 	}
 	if best >= 0 {
-		alt, err := exAlternative(ctx, m, idx, sol, family, arcs[best])
+		alt, err := alternativeTo(ctx, m, idx, sol, family, arcs[best])
 		if err != nil {
 			return nil, err
 		}
@@ -283,7 +283,7 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 	}
 
 	if p < 0 {
-		e.Why, e.Full = exWhy(pr, m, idx, u, sol, family)
+		e.Why, e.Full = unplacedReason(pr, m, idx, u, sol, family)
 	}
 	e.Text = e.text()
 	return e, nil
@@ -300,21 +300,21 @@ func WhyUnplaced(pr *Problem, m *Model, idx *Index, sol *Solution, family int) (
 	if sol.Status == Infeasible {
 		return "there is no solution: " + sol.Reason, nil
 	}
-	return exWhy(pr, m, idx, exUsageOf(m, sol.Place), sol, family)
+	return unplacedReason(pr, m, idx, rowUseOf(m, sol.Place), sol, family)
 }
 
-func exWhy(pr *Problem, m *Model, idx *Index, u *exUsage, sol *Solution, family int) (why string, full []Blocked) {
+func unplacedReason(pr *Problem, m *Model, idx *Index, u *rowUse, sol *Solution, family int) (why string, full []Blocked) {
 	arcs, need := idx.Arcs[family], m.Families[family].Need
 	if len(arcs) == 0 {
 		return "it has no compatible place", nil
 	}
 	var room []string
 	for _, b := range arcs {
-		rows := exFull(pr, m, idx, u, b.Place, need)
+		rows := fullRows(pr, m, idx, u, b.Place, need)
 		if len(rows) > 0 {
 			full = append(full, Blocked{Place: idx.Places[b.Place], State: idx.States[b.Place], Score: b.Score, Rows: rows})
 		} else {
-			room = append(room, fmt.Sprintf("%s (score %s)", idx.Places[b.Place], exScoreText(b.Score)))
+			room = append(room, fmt.Sprintf("%s (score %s)", idx.Places[b.Place], scoreText(b.Score)))
 		}
 	}
 	switch {
@@ -330,16 +330,16 @@ func exWhy(pr *Problem, m *Model, idx *Index, u *exUsage, sol *Solution, family 
 	return "the solver stopped (" + string(sol.Status) + ") before placing it; places with room: " + strings.Join(room, ", "), full
 }
 
-func exNonNil(b []Binding) []Binding {
+func nonNil(b []Binding) []Binding {
 	if b == nil {
 		return []Binding{}
 	}
 	return b
 }
 
-// exScore is the score of an assignment by the index's arcs: the sum of the
+// scoreOf is the score of an assignment by the index's arcs: the sum of the
 // placed families' scores from their components.
-func exScore(idx *Index, place []int) float64 {
+func scoreOf(idx *Index, place []int) float64 {
 	var v float64
 	for f, p := range place {
 		if p < 0 || f >= len(idx.Arcs) {
@@ -355,20 +355,20 @@ func exScore(idx *Index, place []int) float64 {
 	return v
 }
 
-// exPlacedPersons counts the persons an assignment places.
-func exPlacedPersons(m *Model, place []int) int64 {
+// placedPersons counts the persons an assignment places.
+func placedPersons(m *Model, place []int) int64 {
 	var n int64
 	for f, p := range place {
 		if p >= 0 {
-			n += exPersons(m.Families[f].Need)
+			n += sumNeeds(m.Families[f].Need)
 		}
 	}
 	return n
 }
 
-// exAlternative solves m again with family pinned to a's place: the family's only
+// alternativeTo solves m again with family pinned to a's place: the family's only
 // arc is that one, and it must be placed.
-func exAlternative(ctx context.Context, m *Model, idx *Index, sol *Solution, family int, a IndexArc) (*Alternative, error) {
+func alternativeTo(ctx context.Context, m *Model, idx *Index, sol *Solution, family int, a IndexArc) (*Alternative, error) {
 	alt := &Alternative{Place: idx.Places[a.Place], State: idx.States[a.Place], Score: a.Score, Components: a.Components}
 	pinned := *m
 	pinned.Families = slices.Clone(m.Families)
@@ -394,10 +394,10 @@ func exAlternative(ctx context.Context, m *Model, idx *Index, sol *Solution, fam
 		}
 	case Feasible, Optimal:
 		alt.Feasible = true
-		base := exScore(idx, sol.Place)
-		alt.Value = exScore(idx, s2.Place)
+		base := scoreOf(idx, sol.Place)
+		alt.Value = scoreOf(idx, s2.Place)
 		alt.Cost = base - alt.Value
-		alt.Unplaced = exPlacedPersons(m, sol.Place) - exPlacedPersons(m, s2.Place)
+		alt.Unplaced = placedPersons(m, sol.Place) - placedPersons(m, s2.Place)
 		alt.Exact = s2.Status == Optimal
 		alt.CostAtLeast = alt.Cost
 		if !alt.Exact && finite(s2.Bound) && math.Abs(base-sol.Value) < 1e-9 { // m scores by the components
@@ -412,8 +412,8 @@ func exAlternative(ctx context.Context, m *Model, idx *Index, sol *Solution, fam
 	return alt, nil
 }
 
-// exScoreText prints a score briefly: 2.75, 1, -0.5.
-func exScoreText(x float64) string {
+// scoreText prints a score briefly: 2.75, 1, -0.5.
+func scoreText(x float64) string {
 	if x == 0 {
 		return "0"
 	}
@@ -422,30 +422,30 @@ func exScoreText(x float64) string {
 
 func (e *Explanation) text() string {
 	var b strings.Builder
-	who := fmt.Sprintf("Family %s (%d %s)", e.Family, e.Persons, exPlural(e.Persons, "person", "persons"))
+	who := fmt.Sprintf("Family %s (%d %s)", e.Family, e.Persons, plural(e.Persons, "person", "persons"))
 	if e.Placed {
-		fmt.Fprintf(&b, "%s is placed in %s", who, exPlaceName(e.Place, e.State))
+		fmt.Fprintf(&b, "%s is placed in %s", who, placeName(e.Place, e.State))
 		fmt.Fprintf(&b, " with score %s = links %s × weight %s + preference %s × weight %s + integration %s × weight %s.",
-			exScoreText(e.Score), exScoreText(e.Components.Links), exScoreText(e.Weights.Links), exScoreText(e.Components.Preference), exScoreText(e.Weights.Preference),
-			exScoreText(e.Components.Integration), exScoreText(e.Weights.Integration))
+			scoreText(e.Score), scoreText(e.Components.Links), scoreText(e.Weights.Links), scoreText(e.Components.Preference), scoreText(e.Weights.Preference),
+			scoreText(e.Components.Integration), scoreText(e.Weights.Integration))
 		if len(e.Binding) == 0 {
 			b.WriteString(" No capacity binds there: it has room for another family of this size.")
 		} else {
 			b.WriteString(" Binding there: ")
-			b.WriteString(exRowsText(e.Binding))
+			b.WriteString(rowsText(e.Binding))
 			b.WriteString(".")
 		}
 		for _, x := range e.Better {
 			if len(x.Rows) > 0 {
-				fmt.Fprintf(&b, " %s scores higher (%s) but has no room for it: %s.", exPlaceName(x.Place, x.State), exScoreText(x.Score), exRowsText(x.Rows))
+				fmt.Fprintf(&b, " %s scores higher (%s) but has no room for it: %s.", placeName(x.Place, x.State), scoreText(x.Score), rowsText(x.Rows))
 			} else {
-				fmt.Fprintf(&b, " %s scores higher (%s) and has room, but placing the family there would lower the total.", exPlaceName(x.Place, x.State), exScoreText(x.Score))
+				fmt.Fprintf(&b, " %s scores higher (%s) and has room, but placing the family there would lower the total.", placeName(x.Place, x.State), scoreText(x.Score))
 			}
 		}
 	} else {
 		fmt.Fprintf(&b, "%s is not placed: %s.", who, e.Why)
 		for _, x := range e.Full {
-			fmt.Fprintf(&b, " %s: %s.", exPlaceName(x.Place, x.State), exRowsText(x.Rows))
+			fmt.Fprintf(&b, " %s: %s.", placeName(x.Place, x.State), rowsText(x.Rows))
 		}
 	}
 	if a := e.NextBest; a != nil {
@@ -453,16 +453,16 @@ func (e *Explanation) text() string {
 		if !e.Placed {
 			lead = "Its best compatible place is"
 		}
-		fmt.Fprintf(&b, " %s %s (score %s = links %s, preference %s, integration %s)", lead, exPlaceName(a.Place, a.State), exScoreText(a.Score),
-			exScoreText(a.Components.Links), exScoreText(a.Components.Preference), exScoreText(a.Components.Integration))
+		fmt.Fprintf(&b, " %s %s (score %s = links %s, preference %s, integration %s)", lead, placeName(a.Place, a.State), scoreText(a.Score),
+			scoreText(a.Components.Links), scoreText(a.Components.Preference), scoreText(a.Components.Integration))
 		switch {
 		case !a.Feasible:
 			fmt.Fprintf(&b, "; choosing it is infeasible: %s.", a.Reason)
 		case a.Exact:
-			fmt.Fprintf(&b, "; choosing it would %s (total %s instead of %s)%s%s.", exCostText(a.Cost), exScoreText(a.Value), exScoreText(e.Value), exMovedText(a.Moved), exUnplacedText(a.Unplaced))
+			fmt.Fprintf(&b, "; choosing it would %s (total %s instead of %s)%s%s.", costText(a.Cost), scoreText(a.Value), scoreText(e.Value), movedText(a.Moved), unplacedText(a.Unplaced))
 		default:
 			fmt.Fprintf(&b, "; choosing it would cost between %s and %s of the total score (not proven within %v)%s.",
-				exScoreText(a.CostAtLeast), exScoreText(a.Cost), ExplainTimeLimit, exMovedText(a.Moved)+exUnplacedText(a.Unplaced))
+				scoreText(a.CostAtLeast), scoreText(a.Cost), ExplainTimeLimit, movedText(a.Moved)+unplacedText(a.Unplaced))
 		}
 	} else if e.Placed {
 		b.WriteString(" There is no other compatible place.")
@@ -470,31 +470,31 @@ func (e *Explanation) text() string {
 	return b.String()
 }
 
-func exCostText(c float64) string {
+func costText(c float64) string {
 	switch {
 	case math.Abs(c) < 1e-9:
 		return "cost nothing"
 	case c > 0:
-		return "lower the total score by " + exScoreText(c)
+		return "lower the total score by " + scoreText(c)
 	}
-	return "raise the total score by " + exScoreText(-c)
+	return "raise the total score by " + scoreText(-c)
 }
 
-func exMovedText(n int) string {
+func movedText(n int) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf(", moving %d other %s", n, exPlural(int64(n), "family", "families"))
+	return fmt.Sprintf(", moving %d other %s", n, plural(int64(n), "family", "families"))
 }
 
-func exUnplacedText(n int64) string {
+func unplacedText(n int64) string {
 	if n <= 0 {
 		return ""
 	}
-	return fmt.Sprintf(" and leaving %d more %s unplaced", n, exPlural(n, "person", "persons"))
+	return fmt.Sprintf(" and leaving %d more %s unplaced", n, plural(n, "person", "persons"))
 }
 
-func exRowsText(rows []Binding) string {
+func rowsText(rows []Binding) string {
 	parts := make([]string, len(rows))
 	for i, r := range rows {
 		switch r.Kind {
@@ -515,14 +515,14 @@ func exRowsText(rows []Binding) string {
 	return strings.Join(parts, "; ")
 }
 
-func exPlaceName(id string, st solidarity.MemberState) string {
+func placeName(id string, st solidarity.MemberState) string {
 	if id == string(st) || st == "" {
 		return id
 	}
 	return fmt.Sprintf("%s (%s)", id, st)
 }
 
-func exPlural(n int64, one, many string) string {
+func plural(n int64, one, many string) string {
 	if n == 1 {
 		return one
 	}
@@ -600,7 +600,7 @@ func Resolve(ctx context.Context, pr *Problem, prev *Solution, prevIdx *Index, o
 // ResolveModel is Resolve on a compiled model (whose arc scores the caller may have
 // adjusted, as Explain allows).
 func ResolveModel(ctx context.Context, m *Model, idx *Index, prev *Solution, prevIdx *Index, opts Options) (*Resolved, error) {
-	before := exPreviousPlaces(idx, prev, prevIdx)
+	before := previousPlaces(idx, prev, prevIdx)
 	opts.Start = before
 	if opts.Prices == nil {
 		opts.Prices = prev.Prices // used only if the families are the same (Start matches)
@@ -652,9 +652,9 @@ func ResolveModel(ctx context.Context, m *Model, idx *Index, prev *Solution, pre
 	return r, nil
 }
 
-// exPreviousPlaces maps prev's placements onto idx's indices by ID: -1 for a family or
+// previousPlaces maps prev's placements onto idx's indices by ID: -1 for a family or
 // place the earlier problem did not have.
-func exPreviousPlaces(idx *Index, prev *Solution, prevIdx *Index) []int {
+func previousPlaces(idx *Index, prev *Solution, prevIdx *Index) []int {
 	out := make([]int, len(idx.Families))
 	for i := range out {
 		out[i] = -1

@@ -88,19 +88,64 @@ const languages = 12
 //     Weights: links 1, preference 1, integration 2.
 func Generate(seed uint64, cfg GenConfig) *Problem {
 	cfg = cfg.withDefaults()
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	S, L := len(cfg.States), cfg.Localities
-	pr := &Problem{Weights: &Weights{Links: 1, Preference: 1, Integration: 2}}
+	g := &generator{cfg: cfg, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		pr: &Problem{Weights: &Weights{Links: 1, Preference: 1, Integration: 2}}}
 	switch cfg.Dims {
 	case 1:
-		pr.Dimensions = []string{"persons"}
+		g.pr.Dimensions = []string{"persons"}
 	case 2:
-		pr.Dimensions = []string{"children", "adults"}
+		g.pr.Dimensions = []string{"children", "adults"}
 	default:
-		pr.Dimensions = []string{"children", "adults", "seniors"}
+		g.pr.Dimensions = []string{"children", "adults", "seniors"}
 	}
-	share := make([]float64, S)
-	var shareSum float64
+	// The steps draw from one random source, in this order.
+	g.shares()
+	g.languages()
+	g.families()
+	g.places()
+	g.pairs()
+	g.ceilings()
+	return g.pr
+}
+
+// generator is the state of a Generate.
+type generator struct {
+	cfg        GenConfig
+	rng        *rand.Rand
+	pr         *Problem
+	share      []float64 // per state: its share of the places (the key, or equal)
+	shareSum   float64
+	langWeight []float64   // per language group: its weight
+	diaspora   [][]float64 // per state, language group: the diaspora's strength
+	fams       []genFamily
+	cohort     [3]int64 // persons in each of children, adults, seniors
+	persons    int64
+	locs       []genLocality // per place
+	pledge     []int64       // per state: its pledge in persons
+}
+
+type genFamily struct {
+	need       [3]int64 // children, adults, seniors
+	uam, large bool
+	lang       int
+	tie        int   // state with relatives, or -1
+	prefs      []int // ranked states
+	persons    int64
+}
+
+type genLocality struct {
+	state      int
+	uam, large bool
+	labour     float64
+}
+
+// shares is each state's share of the places: its key, or equal shares.
+func (g *generator) shares() {
+	cfg := g.cfg
+	S := len(cfg.States)
+	g.share = make([]float64, S)
+	share := g.share
+	shareSum := 0.0
 	for s, st := range cfg.States {
 		share[s] = 1
 		if cfg.Key != nil {
@@ -114,32 +159,33 @@ func Generate(seed uint64, cfg GenConfig) *Problem {
 		}
 		shareSum = float64(S)
 	}
+	g.shareSum = shareSum
+}
 
-	// Language groups: a heavy-tailed mix, and a diaspora strength in each state.
-	langWeight := make([]float64, languages)
-	for g := range langWeight {
-		langWeight[g] = 1 / float64(g+1)
+// languages draws the language groups: a heavy-tailed mix, and a diaspora strength
+// in each state.
+func (g *generator) languages() {
+	rng, S := g.rng, len(g.cfg.States)
+	g.langWeight = make([]float64, languages)
+	for i := range g.langWeight {
+		g.langWeight[i] = 1 / float64(i+1)
 	}
-	diaspora := make([][]float64, S)
+	g.diaspora = make([][]float64, S)
+	diaspora := g.diaspora
 	for s := range diaspora {
 		diaspora[s] = make([]float64, languages)
-		for g := range diaspora[s] {
-			diaspora[s][g] = round4(math.Pow(rng.Float64(), 3))
+		for k := range diaspora[s] {
+			diaspora[s][k] = round4(math.Pow(rng.Float64(), 3))
 		}
 	}
+}
 
-	// Families.
-	type fam struct {
-		need       [3]int64 // children, adults, seniors
-		uam, large bool
-		lang       int
-		tie        int   // state with relatives, or -1
-		prefs      []int // ranked states
-		persons    int64
-	}
-	fams := make([]fam, cfg.Families)
-	var cohort [3]int64
-	var persons int64
+// families draws the families: single persons (some of them unaccompanied minors or
+// seniors) and families of two to six, their language, ties and preferences.
+func (g *generator) families() {
+	rng, cfg := g.rng, g.cfg
+	g.fams = make([]genFamily, cfg.Families)
+	fams := g.fams
 	for i := range fams {
 		f := &fams[i]
 		if rng.Float64() < 0.55 {
@@ -164,36 +210,38 @@ func Generate(seed uint64, cfg GenConfig) *Problem {
 			}
 			f.large = size >= 6
 		}
-		f.lang = pick(rng, langWeight)
+		f.lang = pick(rng, g.langWeight)
 		f.tie = -1
 		if rng.Float64() < 0.10 {
-			f.tie = pick(rng, share)
+			f.tie = pick(rng, g.share)
 		}
 		if rng.Float64() < 0.60 {
 			for range 1 + rng.IntN(3) {
-				s := pick(rng, share)
+				s := pick(rng, g.share)
 				if !slices.Contains(f.prefs, s) {
 					f.prefs = append(f.prefs, s)
 				}
 			}
 		}
 		for d := range 3 {
-			cohort[d] += f.need[d]
+			g.cohort[d] += f.need[d]
 			f.persons += f.need[d]
 		}
-		persons += f.persons
+		g.persons += f.persons
 	}
+}
 
-	// Places: each state's pledge in persons, split over its localities by rank-size.
-	type loc struct {
-		state      int
-		uam, large bool
-		labour     float64
-	}
-	locs := make([]loc, 0, S*L)
-	pledge := make([]int64, S)
+// places makes each state's pledge in persons, split over its localities by
+// rank-size.
+func (g *generator) places() {
+	rng, cfg, pr := g.rng, g.cfg, g.pr
+	L := cfg.Localities
+	S := len(cfg.States)
+	g.locs = make([]genLocality, 0, S*L)
+	g.pledge = make([]int64, S)
+	pledge, persons, cohort := g.pledge, g.persons, g.cohort
 	for s, st := range cfg.States {
-		pledge[s] = int64(math.Ceil(share[s] / shareSum * float64(persons) * cfg.Slack))
+		pledge[s] = int64(math.Ceil(g.share[s] / g.shareSum * float64(persons) * cfg.Slack))
 		weights := make([]float64, L)
 		for k := range weights {
 			weights[k] = 1 / float64(k+1)
@@ -202,79 +250,95 @@ func Generate(seed uint64, cfg GenConfig) *Problem {
 		caps := apportion(pledge[s], weights)
 		uamAt := rng.IntN(L)
 		for k := range L {
-			l := loc{state: s, uam: k == uamAt || rng.Float64() < 0.2, large: rng.Float64() < 0.6,
+			l := genLocality{state: s, uam: k == uamAt || rng.Float64() < 0.2, large: rng.Float64() < 0.6,
 				labour: round4(0.2 + 0.4*rng.Float64())}
 			var capacity [3]int64
 			for d := range 3 {
 				capacity[d] = int64(math.Ceil(float64(caps[k]) * float64(cohort[d]) / float64(max(persons, 1)) * 1.1))
 			}
 			pr.Places = append(pr.Places, PlaceEntry{ID: fmt.Sprintf("%s-%02d", st, k+1), State: st, Capacity: fold(capacity, cfg.Dims)})
-			locs = append(locs, l)
+			g.locs = append(g.locs, l)
 		}
 	}
+}
 
-	// Families and pairs.
-	width := len(fmt.Sprint(cfg.Families))
-	for i := range fams {
-		f := &fams[i]
-		id := fmt.Sprintf("F%0*d", width, i+1)
-		fe := FamilyEntry{ID: id, Needs: fold(f.need, cfg.Dims), Must: rng.Float64() < cfg.Must}
-		pr.Families = append(pr.Families, fe)
-		// Candidate states: relatives, preferences, the strongest diaspora, then by key.
-		states := make([]int, 0, cfg.StatesPerFamily)
-		add := func(s int) {
-			if s >= 0 && len(states) < cfg.StatesPerFamily && !slices.Contains(states, s) {
-				states = append(states, s)
-			}
-		}
-		add(f.tie)
-		for _, s := range f.prefs {
-			add(s)
-		}
-		strongest := 0
-		for s := range S {
-			if diaspora[s][f.lang] > diaspora[strongest][f.lang] {
-				strongest = s
-			}
-		}
-		add(strongest)
-		for len(states) < cfg.StatesPerFamily {
-			add(pick(rng, share))
-		}
-		slices.Sort(states)
-		synergy := rng.NormFloat64() * 0.05
-		for _, s := range states {
-			links := 0.5 * diaspora[s][f.lang]
-			if s == f.tie {
-				links += 0.5
-			}
-			pref := 0.0
-			if r := slices.Index(f.prefs, s); r >= 0 {
-				pref = float64(3-r) / 3
-			}
-			// Compatible localities of the state, then a sample of them.
-			var ok []int
-			for k := range L {
-				l := &locs[s*L+k]
-				if (!f.uam || l.uam) && (!f.large || l.large) {
-					ok = append(ok, s*L+k)
-				}
-			}
-			rng.Shuffle(len(ok), func(i, j int) { ok[i], ok[j] = ok[j], ok[i] })
-			ok = ok[:min(len(ok), cfg.LocalitiesPerState)]
-			slices.Sort(ok)
-			for _, p := range ok {
-				integ := locs[p].labour + synergy + rng.NormFloat64()*0.05
-				if diaspora[s][f.lang] > 0.5 {
-					integ += 0.1
-				}
-				pr.Pairs = append(pr.Pairs, Pair{Family: id, Place: pr.Places[p].ID, Components: Components{
-					Links: round4(links), Preference: round4(pref), Integration: round4(min(max(integ, 0), 1)),
-				}})
-			}
+// pairs makes the families' entries and their pairs.
+func (g *generator) pairs() {
+	width := len(fmt.Sprint(g.cfg.Families))
+	for i := range g.fams {
+		g.pairsOf(i, width)
+	}
+}
+
+// pairsOf makes family i's entry and its pairs: candidate states (relatives,
+// preferences, the strongest diaspora, then by key), and in each a sample of the
+// compatible localities, scored.
+func (g *generator) pairsOf(i, width int) {
+	rng, cfg, pr := g.rng, g.cfg, g.pr
+	S, L := len(cfg.States), cfg.Localities
+	f := &g.fams[i]
+	id := fmt.Sprintf("F%0*d", width, i+1)
+	fe := FamilyEntry{ID: id, Needs: fold(f.need, cfg.Dims), Must: rng.Float64() < cfg.Must}
+	pr.Families = append(pr.Families, fe)
+	// Candidate states: relatives, preferences, the strongest diaspora, then by key.
+	states := make([]int, 0, cfg.StatesPerFamily)
+	add := func(s int) {
+		if s >= 0 && len(states) < cfg.StatesPerFamily && !slices.Contains(states, s) {
+			states = append(states, s)
 		}
 	}
+	add(f.tie)
+	for _, s := range f.prefs {
+		add(s)
+	}
+	strongest := 0
+	for s := range S {
+		if g.diaspora[s][f.lang] > g.diaspora[strongest][f.lang] {
+			strongest = s
+		}
+	}
+	add(strongest)
+	for len(states) < cfg.StatesPerFamily {
+		add(pick(rng, g.share))
+	}
+	slices.Sort(states)
+	synergy := rng.NormFloat64() * 0.05
+	for _, s := range states {
+		links := 0.5 * g.diaspora[s][f.lang]
+		if s == f.tie {
+			links += 0.5
+		}
+		pref := 0.0
+		if r := slices.Index(f.prefs, s); r >= 0 {
+			pref = float64(3-r) / 3
+		}
+		// Compatible localities of the state, then a sample of them.
+		var ok []int
+		for k := range L {
+			l := &g.locs[s*L+k]
+			if (!f.uam || l.uam) && (!f.large || l.large) {
+				ok = append(ok, s*L+k)
+			}
+		}
+		rng.Shuffle(len(ok), func(i, j int) { ok[i], ok[j] = ok[j], ok[i] })
+		ok = ok[:min(len(ok), cfg.LocalitiesPerState)]
+		slices.Sort(ok)
+		for _, p := range ok {
+			integ := g.locs[p].labour + synergy + rng.NormFloat64()*0.05
+			if g.diaspora[s][f.lang] > 0.5 {
+				integ += 0.1
+			}
+			pr.Pairs = append(pr.Pairs, Pair{Family: id, Place: pr.Places[p].ID, Components: Components{
+				Links: round4(links), Preference: round4(pref), Integration: round4(min(max(integ, 0), 1)),
+			}})
+		}
+	}
+}
 
+// ceilings adds the groups (a national ceiling per state, 90% of its localities'
+// places) and the balance section, when asked for.
+func (g *generator) ceilings() {
+	cfg, pr, L := g.cfg, g.pr, g.cfg.Localities
 	if cfg.Groups {
 		for s, st := range cfg.States {
 			c := make([]int64, cfg.Dims)
@@ -292,11 +356,10 @@ func Generate(seed uint64, cfg GenConfig) *Problem {
 	if cfg.Balance != nil {
 		b := &Balance{Tolerance: min(max(*cfg.Balance, 0), 1), Pledges: map[solidarity.MemberState]int64{}}
 		for s, st := range cfg.States {
-			b.Pledges[st] = pledge[s]
+			b.Pledges[st] = g.pledge[s]
 		}
 		pr.Balance = b
 	}
-	return pr
 }
 
 // fold maps children, adults, seniors onto dims dimensions.

@@ -169,88 +169,145 @@ func checkReal(path, what string, x float64, nonNegative bool) error {
 // capacity, a family that must be placed with no place that can take it, a minimum
 // above the capacity of its places).
 func (pr *Problem) Compile() (*Model, *Index, error) {
+	c := &compiler{pr: pr}
+	for _, step := range []func() error{c.dimensions, c.weights, c.places, c.families, c.pairs, c.groups, c.balance} {
+		if err := step(); err != nil {
+			return nil, nil, err
+		}
+	}
+	m, idx := c.m, c.idx
+	if err := staticConflicts(pr, m, idx, c.pinned); err != nil {
+		return nil, nil, err
+	}
+	if err := m.Validate(); err != nil { // a bug in Compile if it fails
+		return nil, nil, &solidarity.Error{Code: solidarity.EINTERNAL, Message: err.Error()}
+	}
+	return m, idx, nil
+}
+
+// compiler is the state of a Compile, built section by section in the order of
+// the problem file: each step checks its section and adds it to the model and the
+// index.
+type compiler struct {
+	pr          *Problem
+	dims        int
+	w           Weights
+	m           *Model
+	idx         *Index
+	placeIdx    map[string]int                   // place ID → index
+	statePlaces map[solidarity.MemberState][]int // the places in each state
+	famIdx      map[string]int                   // family ID → index
+	pinned      []int                            // per family: its pin, or -1
+	forbidden   []map[int]bool                   // per family: the places it may not go to
+}
+
+// dimensions checks the dimensions' names.
+func (c *compiler) dimensions() error {
+	pr := c.pr
 	dims := len(pr.Dimensions)
+	c.dims = dims
 	if dims < 1 || dims > maxDims {
-		return nil, nil, invalid("dimensions", "%d dimensions, want 1 to %d", dims, maxDims)
+		return invalid("dimensions", "%d dimensions, want 1 to %d", dims, maxDims)
 	}
 	seenDim := map[string]bool{}
 	for d, name := range pr.Dimensions {
 		if strings.TrimSpace(name) == "" || seenDim[name] {
-			return nil, nil, invalid(fmt.Sprintf("dimensions[%d]", d), "dimension name %q is empty or repeated", name)
+			return invalid(fmt.Sprintf("dimensions[%d]", d), "dimension name %q is empty or repeated", name)
 		}
 		seenDim[name] = true
 	}
+	return nil
+}
+
+// weights checks the weights (1, 1, 1 when absent) and makes the model and the
+// index.
+func (c *compiler) weights() error {
+	pr := c.pr
 	w := Weights{1, 1, 1}
 	if pr.Weights != nil {
 		w = *pr.Weights
-		for _, c := range []struct {
+		for _, x := range []struct {
 			name string
 			v    float64
 		}{{"links", w.Links}, {"preference", w.Preference}, {"integration", w.Integration}} {
-			if err := checkReal("weights."+c.name, "weight", c.v, true); err != nil {
-				return nil, nil, err
+			if err := checkReal("weights."+x.name, "weight", x.v, true); err != nil {
+				return err
 			}
 		}
 	}
-
-	m := &Model{Dims: dims, Places: make([]Place, len(pr.Places)), Families: make([]Family, len(pr.Families))}
-	idx := &Index{
+	c.w = w
+	dims := c.dims
+	c.m = &Model{Dims: dims, Places: make([]Place, len(pr.Places)), Families: make([]Family, len(pr.Families))}
+	c.idx = &Index{
 		Families: make([]string, len(pr.Families)),
 		Places:   make([]string, len(pr.Places)),
 		States:   make([]solidarity.MemberState, len(pr.Places)),
 		Arcs:     make([][]IndexArc, len(pr.Families)),
 		Persons:  make([]int64, len(pr.Families)),
 	}
-	placeIdx := make(map[string]int, len(pr.Places))
-	statePlaces := map[solidarity.MemberState][]int{}
+	return nil
+}
+
+// places checks the places and indexes them by ID and by state.
+func (c *compiler) places() error {
+	pr := c.pr
+	c.placeIdx = make(map[string]int, len(pr.Places))
+	c.statePlaces = map[solidarity.MemberState][]int{}
+	m, idx, dims := c.m, c.idx, c.dims
 	for i, p := range pr.Places {
 		path := fmt.Sprintf("places[%d]", i)
 		if p.ID == "" {
-			return nil, nil, invalid(path+".id", "place %d has no id", i)
+			return invalid(path+".id", "place %d has no id", i)
 		}
-		if j, dup := placeIdx[p.ID]; dup {
-			return nil, nil, invalid(path+".id", "place %q is also places[%d]", p.ID, j)
+		if j, dup := c.placeIdx[p.ID]; dup {
+			return invalid(path+".id", "place %q is also places[%d]", p.ID, j)
 		}
-		placeIdx[p.ID] = i
+		c.placeIdx[p.ID] = i
 		st, ok := solidarity.ParseMemberState(string(p.State))
 		if !ok {
-			return nil, nil, invalid(path+".state", "place %q: %q is not a Member State code", p.ID, p.State)
+			return invalid(path+".state", "place %q: %q is not a Member State code", p.ID, p.State)
 		}
 		if err := checkAmounts(path+".capacity", fmt.Sprintf("place %q: capacity", p.ID), p.Capacity, dims); err != nil {
-			return nil, nil, err
+			return err
 		}
 		m.Places[i] = Place{Cap: slices.Clone(p.Capacity)}
 		idx.Places[i], idx.States[i] = p.ID, st
-		statePlaces[st] = append(statePlaces[st], i)
+		c.statePlaces[st] = append(c.statePlaces[st], i)
 	}
+	return nil
+}
 
-	famIdx := make(map[string]int, len(pr.Families))
-	pinned := make([]int, len(pr.Families))
-	forbidden := make([]map[int]bool, len(pr.Families))
+// families checks the families, their pins and forbidden places.
+func (c *compiler) families() error {
+	pr := c.pr
+	c.famIdx = make(map[string]int, len(pr.Families))
+	c.pinned = make([]int, len(pr.Families))
+	c.forbidden = make([]map[int]bool, len(pr.Families))
+	m, idx, dims, famIdx, pinned, forbidden := c.m, c.idx, c.dims, c.famIdx, c.pinned, c.forbidden
 	for i, f := range pr.Families {
 		path := fmt.Sprintf("families[%d]", i)
 		if f.ID == "" {
-			return nil, nil, invalid(path+".id", "family %d has no id", i)
+			return invalid(path+".id", "family %d has no id", i)
 		}
 		if j, dup := famIdx[f.ID]; dup {
-			return nil, nil, invalid(path+".id", "family %q is also families[%d]", f.ID, j)
+			return invalid(path+".id", "family %q is also families[%d]", f.ID, j)
 		}
 		famIdx[f.ID] = i
 		if err := checkAmounts(path+".needs", fmt.Sprintf("family %q: needs", f.ID), f.Needs, dims); err != nil {
-			return nil, nil, err
+			return err
 		}
 		pinned[i] = -1
 		if f.Pinned != "" {
-			p, ok := placeIdx[f.Pinned]
+			p, ok := c.placeIdx[f.Pinned]
 			if !ok {
-				return nil, nil, invalid(path+".pinned", "family %q is pinned to %q, which is not a place", f.ID, f.Pinned)
+				return invalid(path+".pinned", "family %q is pinned to %q, which is not a place", f.ID, f.Pinned)
 			}
 			pinned[i] = p
 		}
 		for k, id := range f.Forbidden {
-			p, ok := placeIdx[id]
+			p, ok := c.placeIdx[id]
 			if !ok {
-				return nil, nil, invalid(fmt.Sprintf("%s.forbidden[%d]", path, k), "family %q: forbidden place %q is not a place", f.ID, id)
+				return invalid(fmt.Sprintf("%s.forbidden[%d]", path, k), "family %q: forbidden place %q is not a place", f.ID, id)
 			}
 			if forbidden[i] == nil {
 				forbidden[i] = map[int]bool{}
@@ -258,7 +315,7 @@ func (pr *Problem) Compile() (*Model, *Index, error) {
 			forbidden[i][p] = true
 		}
 		if pinned[i] >= 0 && forbidden[i][pinned[i]] {
-			return nil, nil, invalid(path+".pinned", "family %q is pinned to %q and forbidden from it", f.ID, f.Pinned)
+			return invalid(path+".pinned", "family %q is pinned to %q and forbidden from it", f.ID, f.Pinned)
 		}
 		m.Families[i] = Family{Need: slices.Clone(f.Needs), Must: f.Must || pr.ExactlyOnce || pinned[i] >= 0}
 		idx.Families[i] = f.ID
@@ -266,29 +323,36 @@ func (pr *Problem) Compile() (*Model, *Index, error) {
 			idx.Persons[i] += n
 		}
 	}
+	return nil
+}
 
-	arcs := idx.Arcs
+// pairs checks the compatible pairs and makes each family's arcs, with its score by
+// the weights, but those its pin or its forbidden places rule out.
+func (c *compiler) pairs() error {
+	pr := c.pr
+	m, w, famIdx, pinned, forbidden := c.m, c.w, c.famIdx, c.pinned, c.forbidden
+	arcs := c.idx.Arcs
 	seenPair := make(map[[2]int]int, len(pr.Pairs))
 	for k, pa := range pr.Pairs {
 		path := fmt.Sprintf("pairs[%d]", k)
 		f, ok := famIdx[pa.Family]
 		if !ok {
-			return nil, nil, invalid(path+".family", "pair with unknown family %q", pa.Family)
+			return invalid(path+".family", "pair with unknown family %q", pa.Family)
 		}
-		p, ok := placeIdx[pa.Place]
+		p, ok := c.placeIdx[pa.Place]
 		if !ok {
-			return nil, nil, invalid(path+".place", "pair of family %q with unknown place %q", pa.Family, pa.Place)
+			return invalid(path+".place", "pair of family %q with unknown place %q", pa.Family, pa.Place)
 		}
 		if j, dup := seenPair[[2]int{f, p}]; dup {
-			return nil, nil, invalid(path, "family %q and place %q are also pairs[%d]", pa.Family, pa.Place, j)
+			return invalid(path, "family %q and place %q are also pairs[%d]", pa.Family, pa.Place, j)
 		}
 		seenPair[[2]int{f, p}] = k
-		for _, c := range []struct {
+		for _, x := range []struct {
 			name string
 			v    float64
 		}{{"links", pa.Links}, {"preference", pa.Preference}, {"integration", pa.Integration}} {
-			if err := checkReal(path+"."+c.name, fmt.Sprintf("pair %q–%q: %s", pa.Family, pa.Place, c.name), c.v, false); err != nil {
-				return nil, nil, err
+			if err := checkReal(path+"."+x.name, fmt.Sprintf("pair %q–%q: %s", pa.Family, pa.Place, x.name), x.v, false); err != nil {
+				return err
 			}
 		}
 		if forbidden[f][p] || (pinned[f] >= 0 && pinned[f] != p) {
@@ -304,117 +368,123 @@ func (pr *Problem) Compile() (*Model, *Index, error) {
 			m.Families[i].Arcs[j] = a.Arc
 		}
 		if pinned[i] >= 0 && len(arcs[i]) == 0 {
-			return nil, nil, invalid(fmt.Sprintf("families[%d].pinned", i), "family %q is pinned to %q but has no pair with it (not compatible)", pr.Families[i].ID, pr.Families[i].Pinned)
+			return invalid(fmt.Sprintf("families[%d].pinned", i), "family %q is pinned to %q but has no pair with it (not compatible)", pr.Families[i].ID, pr.Families[i].Pinned)
 		}
 	}
+	return nil
+}
 
+// groups checks the groups (a list of places or a state's) and their capacities.
+func (c *compiler) groups() error {
+	pr := c.pr
+	m, idx := c.m, c.idx
 	groupIdx := map[string]int{}
 	for g, gr := range pr.Groups {
 		path := fmt.Sprintf("groups[%d]", g)
 		if gr.ID == "" {
-			return nil, nil, invalid(path+".id", "group %d has no id", g)
+			return invalid(path+".id", "group %d has no id", g)
 		}
 		if j, dup := groupIdx[gr.ID]; dup {
-			return nil, nil, invalid(path+".id", "group %q is also groups[%d]", gr.ID, j)
+			return invalid(path+".id", "group %q is also groups[%d]", gr.ID, j)
 		}
 		groupIdx[gr.ID] = g
 		var places []int
 		switch {
 		case gr.State != "" && len(gr.Places) > 0:
-			return nil, nil, invalid(path, "group %q has both places and state; give one", gr.ID)
+			return invalid(path, "group %q has both places and state; give one", gr.ID)
 		case gr.State != "":
 			st, ok := solidarity.ParseMemberState(string(gr.State))
 			if !ok {
-				return nil, nil, invalid(path+".state", "group %q: %q is not a Member State code", gr.ID, gr.State)
+				return invalid(path+".state", "group %q: %q is not a Member State code", gr.ID, gr.State)
 			}
-			places = statePlaces[st]
+			places = c.statePlaces[st]
 			if len(places) == 0 {
-				return nil, nil, invalid(path+".state", "group %q: no place is in %s", gr.ID, st)
+				return invalid(path+".state", "group %q: no place is in %s", gr.ID, st)
 			}
 		case len(gr.Places) > 0:
 			seen := map[int]bool{}
 			for k, id := range gr.Places {
-				p, ok := placeIdx[id]
+				p, ok := c.placeIdx[id]
 				if !ok {
-					return nil, nil, invalid(fmt.Sprintf("%s.places[%d]", path, k), "group %q: %q is not a place", gr.ID, id)
+					return invalid(fmt.Sprintf("%s.places[%d]", path, k), "group %q: %q is not a place", gr.ID, id)
 				}
 				if seen[p] {
-					return nil, nil, invalid(fmt.Sprintf("%s.places[%d]", path, k), "group %q lists %q twice", gr.ID, id)
+					return invalid(fmt.Sprintf("%s.places[%d]", path, k), "group %q lists %q twice", gr.ID, id)
 				}
 				seen[p] = true
 				places = append(places, p)
 			}
 			slices.Sort(places)
 		default:
-			return nil, nil, invalid(path, "group %q has neither places nor state", gr.ID)
+			return invalid(path, "group %q has neither places nor state", gr.ID)
 		}
-		if err := checkAmounts(path+".capacity", fmt.Sprintf("group %q: capacity", gr.ID), gr.Capacity, dims); err != nil {
-			return nil, nil, err
+		if err := checkAmounts(path+".capacity", fmt.Sprintf("group %q: capacity", gr.ID), gr.Capacity, c.dims); err != nil {
+			return err
 		}
 		m.Groups = append(m.Groups, Group{Places: slices.Clone(places), Cap: slices.Clone(gr.Capacity)})
 		idx.Groups = append(idx.Groups, gr.ID)
 	}
+	return nil
+}
 
-	if b := pr.Balance; b != nil {
-		if math.IsNaN(b.Tolerance) || b.Tolerance < 0 || b.Tolerance > 1 {
-			return nil, nil, invalid("balance.tolerance", "tolerance %v out of range 0…1", b.Tolerance)
+// balance adds a minimum row per Member State that pledged, from the balance
+// section: at least (1 − tolerance) of its share of the persons who must be placed.
+func (c *compiler) balance() error {
+	b, m, idx := c.pr.Balance, c.m, c.idx
+	if b == nil {
+		return nil
+	}
+	if math.IsNaN(b.Tolerance) || b.Tolerance < 0 || b.Tolerance > 1 {
+		return invalid("balance.tolerance", "tolerance %v out of range 0…1", b.Tolerance)
+	}
+	states := make([]solidarity.MemberState, 0, len(b.Pledges))
+	canon := map[solidarity.MemberState]int64{}
+	var total int64
+	keys := slices.Sorted(maps.Keys(b.Pledges)) // errors name the same pledge every run
+	for _, s := range keys {
+		n := b.Pledges[s]
+		st, ok := solidarity.ParseMemberState(string(s))
+		if !ok {
+			return invalid("balance.pledges."+string(s), "%q is not a Member State code", s)
 		}
-		states := make([]solidarity.MemberState, 0, len(b.Pledges))
-		canon := map[solidarity.MemberState]int64{}
-		var total int64
-		keys := slices.Sorted(maps.Keys(b.Pledges)) // errors name the same pledge every run
-		for _, s := range keys {
-			n := b.Pledges[s]
-			st, ok := solidarity.ParseMemberState(string(s))
-			if !ok {
-				return nil, nil, invalid("balance.pledges."+string(s), "%q is not a Member State code", s)
-			}
-			if _, dup := canon[st]; dup {
-				return nil, nil, invalid("balance.pledges."+string(s), "%s pledged twice", st)
-			}
-			if n < 0 || n > MaxValue {
-				return nil, nil, invalid("balance.pledges."+string(s), "pledge %d out of range 0…%d", n, MaxValue)
-			}
-			canon[st] = n
-			total += n
-			states = append(states, st)
+		if _, dup := canon[st]; dup {
+			return invalid("balance.pledges."+string(s), "%s pledged twice", st)
 		}
-		slices.SortFunc(states, func(a, b solidarity.MemberState) int { return a.Index() - b.Index() })
-		if len(states) > 0 && total == 0 {
-			return nil, nil, invalid("balance.pledges", "every pledge is zero")
+		if n < 0 || n > MaxValue {
+			return invalid("balance.pledges."+string(s), "pledge %d out of range 0…%d", n, MaxValue)
 		}
-		var persons int64 // of the families that must be placed
-		for _, f := range m.Families {
-			if f.Must {
-				for _, n := range f.Need {
-					persons += n
-				}
+		canon[st] = n
+		total += n
+		states = append(states, st)
+	}
+	slices.SortFunc(states, func(a, b solidarity.MemberState) int { return a.Index() - b.Index() })
+	if len(states) > 0 && total == 0 {
+		return invalid("balance.pledges", "every pledge is zero")
+	}
+	var persons int64 // of the families that must be placed
+	for _, f := range m.Families {
+		if f.Must {
+			for _, n := range f.Need {
+				persons += n
 			}
-		}
-		keep := new(big.Rat).Sub(big.NewRat(1, 1), new(big.Rat).SetFloat64(b.Tolerance))
-		for _, st := range states {
-			if canon[st] == 0 {
-				continue
-			}
-			q := new(big.Rat).Mul(keep, big.NewRat(canon[st], 1))
-			q.Mul(q, big.NewRat(persons, total))
-			floor := new(big.Int).Quo(q.Num(), q.Denom()).Int64()
-			places := statePlaces[st]
-			if floor > 0 && len(places) == 0 {
-				return nil, nil, conflict("balance.pledges."+string(st), "%s must receive at least %d persons but has no place", st, floor)
-			}
-			m.Mins = append(m.Mins, MinRow{Places: slices.Clone(places), Dim: -1, Min: floor})
-			idx.Mins = append(idx.Mins, IndexMin{State: st, Min: floor})
 		}
 	}
-
-	if err := staticConflicts(pr, m, idx, pinned); err != nil {
-		return nil, nil, err
+	keep := new(big.Rat).Sub(big.NewRat(1, 1), new(big.Rat).SetFloat64(b.Tolerance))
+	for _, st := range states {
+		if canon[st] == 0 {
+			continue
+		}
+		q := new(big.Rat).Mul(keep, big.NewRat(canon[st], 1))
+		q.Mul(q, big.NewRat(persons, total))
+		floor := new(big.Int).Quo(q.Num(), q.Denom()).Int64()
+		places := c.statePlaces[st]
+		if floor > 0 && len(places) == 0 {
+			return conflict("balance.pledges."+string(st), "%s must receive at least %d persons but has no place", st, floor)
+		}
+		m.Mins = append(m.Mins, MinRow{Places: slices.Clone(places), Dim: -1, Min: floor})
+		idx.Mins = append(idx.Mins, IndexMin{State: st, Min: floor})
 	}
-	if err := m.Validate(); err != nil { // a bug in Compile if it fails
-		return nil, nil, &solidarity.Error{Code: solidarity.EINTERNAL, Message: err.Error()}
-	}
-	return m, idx, nil
+	return nil
 }
 
 // staticConflicts finds constraints that cannot hold whatever the solver does.

@@ -140,58 +140,14 @@ func (t *table) count(i, field int) (int64, error) {
 
 // Read reads the four files of the instance from dir.
 func Read(dir string) (*Data, error) {
-	d := &Data{}
-	sizes, err := readTable(dir, SizeFile)
-	if err != nil {
+	rd := &reader{dir: dir, d: &Data{}}
+	if err := rd.cases(); err != nil {
 		return nil, err
 	}
-	if len(sizes.header) != 4 {
-		return nil, fmt.Errorf("hias: %s: header has %d fields, want 4 (case, children, adults, seniors)", SizeFile, len(sizes.header))
-	}
-	caseIndex := map[string]int{}
-	for i, row := range sizes.rows {
-		c := Case{ID: strings.TrimSpace(row[0])}
-		if c.ID == "" {
-			return nil, sizes.errorf(i, 0, "empty case number")
-		}
-		if _, dup := caseIndex[c.ID]; dup {
-			return nil, sizes.errorf(i, 0, "case %s listed twice", c.ID)
-		}
-		for f, dst := range []*int64{&c.Children, &c.Adults, &c.Seniors} {
-			if *dst, err = sizes.count(i, f+1); err != nil {
-				return nil, err
-			}
-		}
-		caseIndex[c.ID] = i
-		d.Cases = append(d.Cases, c)
-	}
-
-	caps, err := readTable(dir, CapFile)
-	if err != nil {
+	if err := rd.affiliates(); err != nil {
 		return nil, err
 	}
-	if len(caps.header) != 5 {
-		return nil, fmt.Errorf("hias: %s: header has %d fields, want 5 (affiliate, stated capacity, children, adults, seniors)", CapFile, len(caps.header))
-	}
-	affIndex := map[string]int{}
-	for i, row := range caps.rows {
-		a := Affiliate{Name: strings.TrimSpace(row[0])}
-		k := key(a.Name)
-		if k == "" {
-			return nil, caps.errorf(i, 0, "empty affiliate name")
-		}
-		if _, dup := affIndex[k]; dup {
-			return nil, caps.errorf(i, 0, "affiliate %q listed twice", a.Name)
-		}
-		for f, dst := range []*int64{&a.Stated, &a.Children, &a.Adults, &a.Seniors} {
-			if *dst, err = caps.count(i, f+1); err != nil {
-				return nil, err
-			}
-		}
-		affIndex[k] = i
-		d.Affiliates = append(d.Affiliates, a)
-	}
-
+	d := rd.d
 	nC, nA := len(d.Cases), len(d.Affiliates)
 	d.compatible = make([][]bool, nC)
 	d.weight = make([][]float64, nC)
@@ -204,59 +160,7 @@ func Read(dir string) (*Data, error) {
 			d.weight[i][j] = math.NaN()
 		}
 	}
-	// matrix reads a case × affiliate file, calling cell for each known value.
-	matrix := func(name string, cell func(t *table, r, field, c, a int, s string) error) error {
-		t, err := readTable(dir, name)
-		if err != nil {
-			return err
-		}
-		col := make([]int, len(t.header)) // header column → affiliate
-		seen := make([]bool, nA)
-		for f := 1; f < len(t.header); f++ {
-			a, ok := affIndex[key(t.header[f])]
-			if !ok {
-				return fmt.Errorf("hias: %s header field %d: affiliate %q is not in %s", name, f+1, strings.TrimSpace(t.header[f]), CapFile)
-			}
-			if seen[a] {
-				return fmt.Errorf("hias: %s header field %d: affiliate %q appears twice", name, f+1, strings.TrimSpace(t.header[f]))
-			}
-			seen[a] = true
-			col[f] = a
-		}
-		for a, ok := range seen {
-			if !ok {
-				return fmt.Errorf("hias: %s: no column for affiliate %q", name, d.Affiliates[a].Name)
-			}
-		}
-		seenCase := make([]bool, nC)
-		for r, row := range t.rows {
-			id := strings.TrimSpace(row[0])
-			c, ok := caseIndex[id]
-			if !ok {
-				return t.errorf(r, 0, "case %q is not in %s", id, SizeFile)
-			}
-			if seenCase[c] {
-				return t.errorf(r, 0, "case %s listed twice", id)
-			}
-			seenCase[c] = true
-			for f := 1; f < len(row); f++ {
-				s := strings.TrimSpace(row[f])
-				if strings.EqualFold(s, "NA") {
-					continue
-				}
-				if err := cell(t, r, f, c, col[f], s); err != nil {
-					return err
-				}
-			}
-		}
-		for c, ok := range seenCase {
-			if !ok {
-				return fmt.Errorf("hias: %s: no row for case %s", name, d.Cases[c].ID)
-			}
-		}
-		return nil
-	}
-	err = matrix(CompatibilityFile, func(t *table, r, f, c, a int, s string) error {
+	err := rd.matrix(CompatibilityFile, func(t *table, r, f, c, a int, s string) error {
 		switch s {
 		case "1":
 			compat[c][a] = true
@@ -269,7 +173,7 @@ func Read(dir string) (*Data, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = matrix(WeightFile, func(t *table, r, f, c, a int, s string) error {
+	err = rd.matrix(WeightFile, func(t *table, r, f, c, a int, s string) error {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return t.errorf(r, f, "want a number or NA, have %q", s)
@@ -286,6 +190,129 @@ func Read(dir string) (*Data, error) {
 		}
 	}
 	return d, nil
+}
+
+// reader is the state of a Read: the data so far and the indexes of the case
+// numbers and of the affiliates' names (by key).
+type reader struct {
+	dir                 string
+	d                   *Data
+	caseIndex, affIndex map[string]int
+}
+
+// cases reads the case sizes (SizeFile).
+func (rd *reader) cases() error {
+	d, dir := rd.d, rd.dir
+	sizes, err := readTable(dir, SizeFile)
+	if err != nil {
+		return err
+	}
+	if len(sizes.header) != 4 {
+		return fmt.Errorf("hias: %s: header has %d fields, want 4 (case, children, adults, seniors)", SizeFile, len(sizes.header))
+	}
+	rd.caseIndex = map[string]int{}
+	for i, row := range sizes.rows {
+		c := Case{ID: strings.TrimSpace(row[0])}
+		if c.ID == "" {
+			return sizes.errorf(i, 0, "empty case number")
+		}
+		if _, dup := rd.caseIndex[c.ID]; dup {
+			return sizes.errorf(i, 0, "case %s listed twice", c.ID)
+		}
+		for f, dst := range []*int64{&c.Children, &c.Adults, &c.Seniors} {
+			if *dst, err = sizes.count(i, f+1); err != nil {
+				return err
+			}
+		}
+		rd.caseIndex[c.ID] = i
+		d.Cases = append(d.Cases, c)
+	}
+	return nil
+}
+
+// affiliates reads the affiliates' capacities (CapFile).
+func (rd *reader) affiliates() error {
+	d, dir := rd.d, rd.dir
+	caps, err := readTable(dir, CapFile)
+	if err != nil {
+		return err
+	}
+	if len(caps.header) != 5 {
+		return fmt.Errorf("hias: %s: header has %d fields, want 5 (affiliate, stated capacity, children, adults, seniors)", CapFile, len(caps.header))
+	}
+	rd.affIndex = map[string]int{}
+	for i, row := range caps.rows {
+		a := Affiliate{Name: strings.TrimSpace(row[0])}
+		k := key(a.Name)
+		if k == "" {
+			return caps.errorf(i, 0, "empty affiliate name")
+		}
+		if _, dup := rd.affIndex[k]; dup {
+			return caps.errorf(i, 0, "affiliate %q listed twice", a.Name)
+		}
+		for f, dst := range []*int64{&a.Stated, &a.Children, &a.Adults, &a.Seniors} {
+			if *dst, err = caps.count(i, f+1); err != nil {
+				return err
+			}
+		}
+		rd.affIndex[k] = i
+		d.Affiliates = append(d.Affiliates, a)
+	}
+	return nil
+}
+
+// matrix reads a case × affiliate file, calling cell for each known value.
+func (rd *reader) matrix(name string, cell func(t *table, r, field, c, a int, s string) error) error {
+	t, err := readTable(rd.dir, name)
+	if err != nil {
+		return err
+	}
+	col := make([]int, len(t.header)) // header column → affiliate
+	nC, nA := len(rd.d.Cases), len(rd.d.Affiliates)
+	seen := make([]bool, nA)
+	for f := 1; f < len(t.header); f++ {
+		a, ok := rd.affIndex[key(t.header[f])]
+		if !ok {
+			return fmt.Errorf("hias: %s header field %d: affiliate %q is not in %s", name, f+1, strings.TrimSpace(t.header[f]), CapFile)
+		}
+		if seen[a] {
+			return fmt.Errorf("hias: %s header field %d: affiliate %q appears twice", name, f+1, strings.TrimSpace(t.header[f]))
+		}
+		seen[a] = true
+		col[f] = a
+	}
+	for a, ok := range seen {
+		if !ok {
+			return fmt.Errorf("hias: %s: no column for affiliate %q", name, rd.d.Affiliates[a].Name)
+		}
+	}
+	seenCase := make([]bool, nC)
+	for r, row := range t.rows {
+		id := strings.TrimSpace(row[0])
+		c, ok := rd.caseIndex[id]
+		if !ok {
+			return t.errorf(r, 0, "case %q is not in %s", id, SizeFile)
+		}
+		if seenCase[c] {
+			return t.errorf(r, 0, "case %s listed twice", id)
+		}
+		seenCase[c] = true
+		for f := 1; f < len(row); f++ {
+			s := strings.TrimSpace(row[f])
+			if strings.EqualFold(s, "NA") {
+				continue
+			}
+			if err := cell(t, r, f, c, col[f], s); err != nil {
+				return err
+			}
+		}
+	}
+	for c, ok := range seenCase {
+		if !ok {
+			return fmt.Errorf("hias: %s: no row for case %s", name, rd.d.Cases[c].ID)
+		}
+	}
+	return nil
 }
 
 // Model builds placement model "A" (three dimensions: children, adults, seniors,
