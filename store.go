@@ -123,13 +123,12 @@ type EntryFilter struct {
 	Type     *EntryType
 }
 
-// Totals are a state's deliveries in a cycle, summed from the entries (ledger.Delta).
+// Totals are a state's deliveries in a cycle, summed from the entries (ledger.Delta):
+// one amount per delivery type of the measures (Delivered.Of).
 type Totals struct {
-	Cycle       int         `json:"cycle"`
-	State       MemberState `json:"state"`
-	Relocations int64       `json:"relocations"`
-	Payments    Cents       `json:"payments_eur_cents"`
-	Alternative Cents       `json:"alternative_eur_cents"`
+	Cycle     int         `json:"cycle"`
+	State     MemberState `json:"state"`
+	Delivered Amounts     `json:"delivered"`
 }
 
 // Projection is what a store derives from the delivery entries (ledger.Delta), read

@@ -34,67 +34,102 @@ func tri(b bool) Tri {
 	return No
 }
 
-// Pledged is a state's pledges summed by type.
+// Pledged is a state's pledges summed by type: one amount per measure, in the order
+// of solidarity.Measures, each in its measure's unit.
 type Pledged struct {
-	RelocationApplicants    int64
-	RelocationBeneficiaries int64
-	Offsets                 int64
-	Financial               solidarity.Cents
-	Alternative             solidarity.Cents
+	amounts [solidarity.MaxMeasures]int64
 }
 
-// Relocations returns relocation pledges of both kinds (Art. 56(2)(a)). Compute
-// refuses pledges whose sums do not fit an int64 (checkSums), so for a computed pool the
-// sum is exact.
-func (p Pledged) Relocations() int64 { return p.RelocationApplicants + p.RelocationBeneficiaries }
+// Of returns the pledges of type t (0 for NoPledge and unknown types).
+func (p Pledged) Of(t solidarity.PledgeType) int64 {
+	if i := solidarity.MeasureIndex(t); i >= 0 {
+		return p.amounts[i]
+	}
+	return 0
+}
+
+// Relocations returns the relocation pledges (Art. 56(2)(a): the measures marked
+// Relocation). Compute refuses pledges whose sums do not fit an int64 (checkSums), so
+// for a computed pool the sum is exact.
+func (p Pledged) Relocations() int64 {
+	var n int64
+	for i, m := range solidarity.Measures() {
+		if m.Relocation {
+			n += p.amounts[i]
+		}
+	}
+	return n
+}
 
 // add adds q to p, and reports false when a sum does not fit an int64.
 func (p *Pledged) add(q Pledged) bool {
-	var ok [5]bool
-	p.RelocationApplicants, ok[0] = solidarity.AddChecked(p.RelocationApplicants, q.RelocationApplicants)
-	p.RelocationBeneficiaries, ok[1] = solidarity.AddChecked(p.RelocationBeneficiaries, q.RelocationBeneficiaries)
-	p.Offsets, ok[2] = solidarity.AddChecked(p.Offsets, q.Offsets)
-	p.Financial, ok[3] = solidarity.AddChecked(p.Financial, q.Financial)
-	p.Alternative, ok[4] = solidarity.AddChecked(p.Alternative, q.Alternative)
-	return ok == [5]bool{true, true, true, true, true} && p.checkSums()
+	fits := true
+	for i := range p.amounts {
+		var ok bool
+		p.amounts[i], ok = solidarity.AddChecked(p.amounts[i], q.amounts[i])
+		fits = fits && ok
+	}
+	return fits && p.checkSums()
 }
 
-// checkSums reports whether the sums that Relocations and Units take fit an int64.
+// addPledge adds one pledge to p, and reports false when a sum does not fit an int64.
+func (p *Pledged) addPledge(pl solidarity.Pledge) bool {
+	i := solidarity.MeasureIndex(pl.Type)
+	if i < 0 {
+		return true // NoPledge: known, and nothing
+	}
+	var one Pledged
+	one.amounts[i] = pl.Amount()
+	return p.add(one)
+}
+
+// checkSums reports whether the sums of each unit, which Relocations and Units take,
+// fit an int64.
 func (p Pledged) checkSums() bool {
-	_, ok1 := solidarity.SumChecked(p.RelocationApplicants, p.RelocationBeneficiaries, p.Offsets)
-	_, ok2 := solidarity.AddChecked(p.Financial, p.Alternative)
-	return ok1 && ok2
+	var persons, cents int64
+	for i, m := range solidarity.Measures() {
+		sum := &persons
+		if m.Unit == solidarity.EuroCents {
+			sum = &cents
+		}
+		var ok bool
+		if *sum, ok = solidarity.AddChecked(*sum, p.amounts[i]); !ok {
+			return false
+		}
+	}
+	return true
 }
 
-// Units values the pledges in relocation-equivalents. The types are of equal value
-// (Art. 56(2)); euro amounts convert at the cycle's ratio (Art. 12(2), recital 15).
-// Alternative measures are valued in EUR at the same ratio: a working assumption
-// (spec rule 17, tag R/U).
+// Units values the pledges in relocation-equivalents, each at its measure's valuation:
+// the types are of equal value (Art. 56(2)); euro amounts convert at the cycle's ratio
+// (Art. 12(2), recital 15).
 func (p Pledged) Units(eurPerRelocation solidarity.Cents) *big.Rat {
-	u := new(big.Rat).SetInt64(p.RelocationApplicants)
-	u.Add(u, new(big.Rat).SetInt64(p.RelocationBeneficiaries))
-	u.Add(u, new(big.Rat).SetInt64(p.Offsets))
-	money := new(big.Rat).SetInt64(int64(p.Financial))
-	money.Add(money, new(big.Rat).SetInt64(int64(p.Alternative)))
-	u.Add(u, money.Quo(money, new(big.Rat).SetInt64(int64(eurPerRelocation))))
+	u := new(big.Rat)
+	for i, m := range solidarity.Measures() {
+		u.Add(u, m.Value(p.amounts[i], eurPerRelocation))
+	}
 	return u
 }
 
-// Dominant returns the pledge type with the largest value, or NoPledge.
+// Paced values the pledges that Art. 60(3) paces (the measures marked Paced) in
+// relocation-equivalents: what is to be implemented in proportion over the year.
+func (p Pledged) Paced(eurPerRelocation solidarity.Cents) *big.Rat {
+	u := new(big.Rat)
+	for i, m := range solidarity.Measures() {
+		if m.Paced {
+			u.Add(u, m.Value(p.amounts[i], eurPerRelocation))
+		}
+	}
+	return u
+}
+
+// Dominant returns the pledge type with the largest value, or NoPledge; of equal
+// values, the first in the table.
 func (p Pledged) Dominant(eurPerRelocation solidarity.Cents) solidarity.PledgeType {
 	best, bestV := solidarity.NoPledge, new(big.Rat)
-	for _, c := range []struct {
-		t solidarity.PledgeType
-		v *big.Rat
-	}{
-		{solidarity.RelocationApplicants, big.NewRat(p.RelocationApplicants, 1)},
-		{solidarity.RelocationBeneficiaries, big.NewRat(p.RelocationBeneficiaries, 1)},
-		{solidarity.Offset, big.NewRat(p.Offsets, 1)},
-		{solidarity.Financial, big.NewRat(int64(p.Financial), int64(eurPerRelocation))},
-		{solidarity.Alternative, big.NewRat(int64(p.Alternative), int64(eurPerRelocation))},
-	} {
-		if c.v.Cmp(bestV) > 0 {
-			best, bestV = c.t, c.v
+	for i, m := range solidarity.Measures() {
+		if v := m.Value(p.amounts[i], eurPerRelocation); v.Cmp(bestV) > 0 {
+			best, bestV = m.Pledge, v
 		}
 	}
 	return best
@@ -231,20 +266,7 @@ func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time
 			}
 			s.PledgeKnown = true
 			s.Pledges = append(s.Pledges, p)
-			var one Pledged
-			switch p.Type {
-			case solidarity.RelocationApplicants:
-				one.RelocationApplicants = p.Relocations
-			case solidarity.RelocationBeneficiaries:
-				one.RelocationBeneficiaries = p.Relocations
-			case solidarity.Offset:
-				one.Offsets = p.Relocations
-			case solidarity.Financial:
-				one.Financial = p.EUR
-			case solidarity.Alternative:
-				one.Alternative = p.EUR
-			}
-			if !s.Pledged.add(one) {
+			if !s.Pledged.addPledge(p) {
 				return nil, overflow(c, fmt.Sprintf("%s's pledges", s.State))
 			}
 		}

@@ -174,7 +174,7 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 		if !ok1 || !ok2 {
 			return nil, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("the %d delivery totals", year))
 		}
-		units := deliveredUnits(t, offsets[m], ratio)
+		units := deliveredUnits(t, offsets[m], res.cycle.EURPerRelocation)
 		b := StateBalance{PoolState: ps, Delivered: delivered(t, offsets[m], units)}
 		if ob := rat(ps.Obligation); ob != nil {
 			o := new(big.Rat).Sub(ob, units)
@@ -191,13 +191,12 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 			nonFin.Add(nonFin, new(big.Rat).Quo(rat(&ps.Pledged.AlternativeEUR), new(big.Rat).Quo(ratio, big.NewRat(100, 1))))
 		}
 		expected := new(big.Rat).Mul(nonFin, elapsed)
-		doneNF := ratSum(t.Relocations, offsets[m])
-		doneNF.Add(doneNF, new(big.Rat).Quo(new(big.Rat).SetInt64(int64(t.Alternative)), ratio))
+		doneNF := deliveredPaced(t, offsets[m], res.cycle.EURPerRelocation)
 		b.Pace = Pace{Known: ps.PledgeKnown, NonFinancialPledged: *num(nonFin), ExpectedByNow: *num(expected), NonFinancialDelivered: *num(doneNF),
 			Behind: ps.PledgeKnown && doneNF.Cmp(expected) < 0, Elapsed: report.Num(elapsed.FloatString(4))}
 		out.States = append(out.States, b)
 	}
-	out.Delivered = delivered(all, allOffsets, deliveredUnits(all, allOffsets, ratio))
+	out.Delivered = delivered(all, allOffsets, deliveredUnits(all, allOffsets, res.cycle.EURPerRelocation))
 	return out, nil
 }
 
@@ -213,9 +212,26 @@ func (s *Service) totalsAsOf(ctx context.Context, year int, cut time.Time) ([]so
 	return s.Store.TotalsAt(ctx, year, cut)
 }
 
-func deliveredUnits(t solidarity.Totals, offsets int64, ratioCents *big.Rat) *big.Rat {
-	u := ratSum(t.Relocations, offsets)
-	return u.Add(u, new(big.Rat).Quo(ratSum(int64(t.Payments), int64(t.Alternative)), ratioCents))
+// deliveredUnits values deliveries and accepted offsets in relocation-equivalents,
+// each delivery at its measures' valuation.
+func deliveredUnits(t solidarity.Totals, offsets int64, eurPerRelocation solidarity.Cents) *big.Rat {
+	u := new(big.Rat).SetInt64(offsets)
+	for i, d := range solidarity.Deliveries() {
+		u.Add(u, d.Value(t.Delivered[i], eurPerRelocation))
+	}
+	return u
+}
+
+// deliveredPaced is deliveredUnits of what Art. 60(3) paces: the non-financial
+// deliveries and the accepted offsets.
+func deliveredPaced(t solidarity.Totals, offsets int64, eurPerRelocation solidarity.Cents) *big.Rat {
+	u := new(big.Rat).SetInt64(offsets)
+	for i, d := range solidarity.Deliveries() {
+		if d.Paced() {
+			u.Add(u, d.Value(t.Delivered[i], eurPerRelocation))
+		}
+	}
+	return u
 }
 
 // ratSum is the exact sum of xs: no int64 sum that could wrap.
@@ -228,7 +244,8 @@ func ratSum(xs ...int64) *big.Rat {
 }
 
 func delivered(t solidarity.Totals, offsets int64, units *big.Rat) Delivered {
-	return Delivered{Relocations: t.Relocations, PaymentsEUR: report.EUR(t.Payments), AlternativeEUR: report.EUR(t.Alternative),
+	return Delivered{Relocations: t.Delivered.Of(solidarity.RelocationDelivered), PaymentsEUR: report.EUR(solidarity.Cents(t.Delivered.Of(solidarity.PaymentMade))),
+		AlternativeEUR:  report.EUR(solidarity.Cents(t.Delivered.Of(solidarity.AlternativeDelivered))),
 		OffsetsAccepted: offsets, Units: *num(units)}
 }
 

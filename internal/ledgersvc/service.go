@@ -377,9 +377,11 @@ func (s *Service) ReplyOffset(ctx context.Context, year int, ref string, p solid
 	})
 }
 
-// Deliver records solidarity delivered by state m: relocations (relocation.delivered),
-// a payment (payment.made) or alternative measures (alternative.delivered). Beyond the
-// state's pledge of that kind it needs OverDelivery.
+// Deliver records solidarity delivered by state m as an entry of type t, one of the
+// deliveries of the measures (solidarity.Measures): relocations
+// (relocation.delivered), a payment (payment.made) or alternative measures
+// (alternative.delivered). Beyond the state's pledges of the measures delivered as t
+// it needs OverDelivery.
 func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberState, t solidarity.EntryType, p solidarity.DeliveryPayload, idemKey string) (*solidarity.Entry, bool, error) {
 	if err := authorize(ctx, solidarity.WriteDelivery, m); err != nil {
 		return nil, false, err
@@ -391,15 +393,8 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 	if err := p.Validate(t); err != nil {
 		return nil, false, err
 	}
-	var article string
-	switch t {
-	case solidarity.RelocationDelivered:
-		article = "Art. 67 AMMR; Art. 68 AMMR"
-	case solidarity.PaymentMade:
-		article = "Art. 64 AMMR"
-	case solidarity.AlternativeDelivered:
-		article = "Art. 65 AMMR"
-	}
+	d, _, _ := solidarity.DeliveryOf(t) // a delivery: Validate says so
+	article := d.Article.String()
 	e := &solidarity.Entry{Cycle: year, Type: t, State: m, LegalBasis: article}
 	return s.appendReading(ctx, idemKey, e, p, deliveryTypes, func(v solidarity.View, st *state) error {
 		if err := st.participates(m); err != nil {
@@ -422,31 +417,21 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 		if err != nil {
 			return err
 		}
-		var pledged, have, add int64
+		// The pledges of the measures delivered as t, in the unit of t.
+		var pledged int64
 		ok := true
 		for _, pl := range c.Pledges {
 			if pl.State != m || !ok {
 				continue
 			}
-			switch {
-			case t == solidarity.RelocationDelivered && (pl.Type == solidarity.RelocationApplicants || pl.Type == solidarity.RelocationBeneficiaries):
-				pledged, ok = solidarity.AddChecked(pledged, pl.Relocations)
-			case t == solidarity.PaymentMade && pl.Type == solidarity.Financial,
-				t == solidarity.AlternativeDelivered && pl.Type == solidarity.Alternative:
-				pledged, ok = solidarity.AddChecked(pledged, int64(pl.EUR))
+			if ms, known := solidarity.MeasureOf(pl.Type); known && ms.Delivery == d {
+				pledged, ok = solidarity.AddChecked(pledged, pl.Amount())
 			}
 		}
 		if !ok {
 			return solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("%s's pledges", m))
 		}
-		switch t {
-		case solidarity.RelocationDelivered:
-			have, add = done.Relocations, p.Relocations
-		case solidarity.PaymentMade:
-			have, add = int64(done.Payments), int64(p.EURCents)
-		default:
-			have, add = int64(done.Alternative), int64(p.EURCents)
-		}
+		have, add := done.Delivered.Of(t), p.Amount(t)
 		// Checked: a sum that wrapped would pass any pledge (issue 12).
 		total, ok := solidarity.AddChecked(have, add)
 		if !ok {

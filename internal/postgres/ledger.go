@@ -154,14 +154,15 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	if err := tx.QueryRow(ctx, `SELECT seq FROM head`).Scan(&p.Seq); err != nil {
 		return nil, internal("totals", err)
 	}
-	rows, err := tx.Query(ctx, `SELECT cycle, state, relocations, payments, alternative FROM totals ORDER BY cycle, state`)
+	cols := strings.Join(totalsColumns(), ", ")
+	rows, err := tx.Query(ctx, `SELECT cycle, state, `+cols+` FROM totals ORDER BY cycle, state`)
 	if err != nil {
 		return nil, internal("totals", err)
 	}
 	if p.Totals, err = scanTotals(rows); err != nil {
 		return nil, err
 	}
-	rows, err = tx.Query(ctx, `SELECT cycle, state, relocations, payments, alternative, day FROM totals_daily ORDER BY cycle, state, day`)
+	rows, err = tx.Query(ctx, `SELECT cycle, state, `+cols+`, day FROM totals_daily ORDER BY cycle, state, day`)
 	if err != nil {
 		return nil, internal("totals", err)
 	}
@@ -169,11 +170,11 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	for rows.Next() {
 		var t solidarity.DayTotals
 		var state string
-		var pay, alt int64
-		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt, &t.Day); err != nil {
+		dest := append(append([]any{&t.Cycle, &state}, amounts(&t.Totals, len(solidarity.Deliveries()))...), &t.Day)
+		if err := rows.Scan(dest...); err != nil {
 			return nil, internal("totals", err)
 		}
-		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		t.State = solidarity.MemberState(state)
 		p.Daily = append(p.Daily, t)
 	}
 	if err := rows.Err(); err != nil {
@@ -195,7 +196,7 @@ func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solida
 		return nil, internal("totals", err)
 	}
 	defer tx.Rollback(ctx)
-	rows, err := tx.Query(ctx, `SELECT cycle, state, sum(relocations)::bigint, sum(payments)::bigint, sum(alternative)::bigint
+	rows, err := tx.Query(ctx, `SELECT cycle, state, sum(`+strings.Join(totalsColumns(), ")::bigint, sum(")+`)::bigint
 		FROM totals_daily WHERE cycle = $1 AND day <= $2 GROUP BY cycle, state ORDER BY state`, cycle, through)
 	if err != nil {
 		return nil, failTotals(err)
@@ -210,7 +211,7 @@ func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solida
 	if partial {
 		es, err := queryEntries(ctx, tx, `SELECT `+entryColumns+` FROM entries
 			WHERE cycle = $1 AND type = ANY($2) AND at >= $3 AND at <= $4 ORDER BY seq`,
-			cycle, []string{string(solidarity.RelocationDelivered), string(solidarity.PaymentMade), string(solidarity.AlternativeDelivered)}, from, at)
+			cycle, deliveryTypeNames(), from, at)
 		if err != nil {
 			return nil, err
 		}
@@ -221,14 +222,62 @@ func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solida
 	return out, tx.Commit(ctx)
 }
 
-// addDailyTotals adds a delivery to its day's row of the daily totals (queued with the
-// totals' update in the append's writes).
-const addDailyTotals = `INSERT INTO totals_daily AS t (cycle, state, day, relocations, payments, alternative)
-	VALUES ($1, $2, $3, $4, $5, $6)
-	ON CONFLICT (cycle, state, day) DO UPDATE SET
-		relocations = t.relocations + excluded.relocations,
-		payments    = t.payments + excluded.payments,
-		alternative = t.alternative + excluded.alternative`
+// addTotals is the statement that adds a delivery to its row of table (the totals or
+// the daily totals), keyed by the columns key, creating the row: queued in the append's
+// writes, with the key's values and then deltaArgs.
+func addTotals(table, key string) string {
+	cols := totalsColumns()
+	n := strings.Count(key, ",") + 1
+	params := make([]string, n+len(cols))
+	for i := range params {
+		params[i] = "$" + strconv.Itoa(i+1)
+	}
+	set := make([]string, len(cols))
+	for i, c := range cols {
+		set[i] = c + " = t." + c + " + excluded." + c
+	}
+	return `INSERT INTO ` + table + ` AS t (` + key + `, ` + strings.Join(cols, ", ") + `)
+	VALUES (` + strings.Join(params, ", ") + `)
+	ON CONFLICT (` + key + `) DO UPDATE SET ` + strings.Join(set, ", ")
+}
+
+// deltaArgs returns the amounts of the delivery d in the order of totalsColumns.
+func deltaArgs(d *solidarity.Totals) []any {
+	out := make([]any, len(solidarity.Deliveries()))
+	for i := range out {
+		out[i] = d.Delivered[i]
+	}
+	return out
+}
+
+// totalsColumns returns the columns of the totals tables that sum the deliveries, in
+// the order of solidarity.Deliveries (one per delivery of the measures, each added by
+// a migration).
+func totalsColumns() []string {
+	var cols []string
+	for _, d := range solidarity.Deliveries() {
+		cols = append(cols, d.Column)
+	}
+	return cols
+}
+
+// deliveryTypeNames returns the delivery entry types, for "type = ANY($n)".
+func deliveryTypeNames() []string {
+	var out []string
+	for _, t := range solidarity.DeliveryTypes() {
+		out = append(out, string(t))
+	}
+	return out
+}
+
+// amounts returns the scan targets of t's first n delivery amounts.
+func amounts(t *solidarity.Totals, n int) []any {
+	out := make([]any, n)
+	for i := range n {
+		out[i] = &t.Delivered[i]
+	}
+	return out
+}
 
 // failTotals is the answer of a delivery whose totals update failed: PostgreSQL's
 // bigint arithmetic is checked, so a sum that does not fit fails the statement
@@ -341,7 +390,7 @@ func (v view) EntryHash(ctx context.Context, seq int64) (string, error) {
 
 func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
 	b := &pgx.Batch{}
-	b.Queue(`SELECT cycle, state, relocations, payments, alternative
+	b.Queue(`SELECT cycle, state, `+strings.Join(totalsColumns(), ", ")+`
 		FROM totals WHERE cycle = $1 ORDER BY state`, cycle)
 	br := v.q.SendBatch(ctx, b)
 	defer br.Close()
@@ -359,19 +408,17 @@ func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error
 	return out, nil
 }
 
-// scanTotals reads rows of (cycle, state, relocations, payments, alternative), and
-// closes rows.
+// scanTotals reads rows of (cycle, state, and the totalsColumns), and closes rows.
 func scanTotals(rows pgx.Rows) ([]solidarity.Totals, error) {
 	defer rows.Close()
 	var out []solidarity.Totals
 	for rows.Next() {
 		var t solidarity.Totals
 		var state string
-		var pay, alt int64
-		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt); err != nil {
+		if err := rows.Scan(append([]any{&t.Cycle, &state}, amounts(&t, len(solidarity.Deliveries()))...)...); err != nil {
 			return nil, internal("totals", err)
 		}
-		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		t.State = solidarity.MemberState(state)
 		out = append(out, t)
 	}
 	if err := rows.Err(); err != nil {

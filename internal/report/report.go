@@ -168,8 +168,8 @@ type Pledged struct {
 }
 
 func pledged(p pool.Pledged) Pledged {
-	return Pledged{RelocationApplicants: p.RelocationApplicants, RelocationBeneficiaries: p.RelocationBeneficiaries,
-		Offsets: p.Offsets, FinancialEUR: eur(p.Financial), AlternativeEUR: eur(p.Alternative)}
+	return Pledged{RelocationApplicants: p.Of(solidarity.RelocationApplicants), RelocationBeneficiaries: p.Of(solidarity.RelocationBeneficiaries),
+		Offsets: p.Of(solidarity.Offset), FinancialEUR: eur(solidarity.Cents(p.Of(solidarity.Financial))), AlternativeEUR: eur(solidarity.Cents(p.Of(solidarity.Alternative)))}
 }
 
 // Pledge is one pledge as recorded.

@@ -214,29 +214,51 @@ func addTotals(ctx context.Context, tx *sql.Tx, d solidarity.Totals, at time.Tim
 // it: the current row is read, the sum checked, and the new figures written.
 func addRow(ctx context.Context, tx *sql.Tx, d solidarity.Totals, table, key string, keyVals ...any) error {
 	var cur solidarity.Totals
-	var pay, alt int64
-	err := tx.QueryRowContext(ctx, `SELECT relocations, payments, alternative FROM `+table+` WHERE `+key, keyVals...).Scan(&cur.Relocations, &pay, &alt)
+	cols := totalsColumns()
+	err := tx.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+table+` WHERE `+key, keyVals...).Scan(amounts(&cur, len(cols))...)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return internal("append", err)
 	}
-	cur.Payments, cur.Alternative = solidarity.Cents(pay), solidarity.Cents(alt)
 	sum, ok := ledger.AddTotals(cur, d)
 	if !ok {
 		return solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("the %d delivery totals of %s", d.Cycle, d.State))
 	}
+	vals := make([]any, 0, len(cols)+len(keyVals))
+	for i := range cols {
+		vals = append(vals, sum.Delivered[i])
+	}
+	vals = append(vals, keyVals...)
 	if errors.Is(err, sql.ErrNoRows) {
-		cols := strings.NewReplacer(" = ? AND ", ", ", " = ?", "").Replace(key) // "cycle, state[, day]"
-		_, err = tx.ExecContext(ctx, `INSERT INTO `+table+` (relocations, payments, alternative, `+cols+`)
-			VALUES (?, ?, ?`+strings.Repeat(", ?", len(keyVals))+`)`,
-			append([]any{sum.Relocations, int64(sum.Payments), int64(sum.Alternative)}, keyVals...)...)
+		keyCols := strings.NewReplacer(" = ? AND ", ", ", " = ?", "").Replace(key) // "cycle, state[, day]"
+		_, err = tx.ExecContext(ctx, `INSERT INTO `+table+` (`+strings.Join(cols, ", ")+`, `+keyCols+`)
+			VALUES (?`+strings.Repeat(", ?", len(vals)-1)+`)`, vals...)
 	} else {
-		_, err = tx.ExecContext(ctx, `UPDATE `+table+` SET relocations = ?, payments = ?, alternative = ? WHERE `+key,
-			append([]any{sum.Relocations, int64(sum.Payments), int64(sum.Alternative)}, keyVals...)...)
+		_, err = tx.ExecContext(ctx, `UPDATE `+table+` SET `+strings.Join(cols, " = ?, ")+` = ? WHERE `+key, vals...)
 	}
 	if err != nil {
 		return internal("append", err)
 	}
 	return nil
+}
+
+// totalsColumns returns the columns of the totals tables that sum the deliveries, in
+// the order of solidarity.Deliveries (one per delivery of the measures, each added by
+// a migration).
+func totalsColumns() []string {
+	var cols []string
+	for _, d := range solidarity.Deliveries() {
+		cols = append(cols, d.Column)
+	}
+	return cols
+}
+
+// amounts returns the scan targets of t's first n delivery amounts.
+func amounts(t *solidarity.Totals, n int) []any {
+	out := make([]any, n)
+	for i := range n {
+		out[i] = &t.Delivered[i]
+	}
+	return out
 }
 
 // AllTotals implements solidarity.Store: one read transaction on the read pool, which
@@ -251,14 +273,15 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM entries`).Scan(&p.Seq); err != nil {
 		return nil, internal("totals", err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, relocations, payments, alternative FROM totals ORDER BY cycle, state`)
+	cols := strings.Join(totalsColumns(), ", ")
+	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, `+cols+` FROM totals ORDER BY cycle, state`)
 	if err != nil {
 		return nil, internal("totals", err)
 	}
 	if p.Totals, err = scanTotals(rows); err != nil {
 		return nil, err
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT cycle, state, relocations, payments, alternative, day FROM totals_daily ORDER BY cycle, state, day`)
+	rows, err = tx.QueryContext(ctx, `SELECT cycle, state, `+cols+`, day FROM totals_daily ORDER BY cycle, state, day`)
 	if err != nil {
 		return nil, internal("totals", err)
 	}
@@ -266,11 +289,11 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	for rows.Next() {
 		var t solidarity.DayTotals
 		var state string
-		var pay, alt int64
-		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt, &t.Day); err != nil {
+		dest := append(append([]any{&t.Cycle, &state}, amounts(&t.Totals, len(solidarity.Deliveries()))...), &t.Day)
+		if err := rows.Scan(dest...); err != nil {
 			return nil, internal("totals", err)
 		}
-		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		t.State = solidarity.MemberState(state)
 		p.Daily = append(p.Daily, t)
 	}
 	if err := rows.Err(); err != nil {
@@ -290,7 +313,7 @@ func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solida
 		return nil, internal("totals", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, sum(relocations), sum(payments), sum(alternative)
+	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, sum(`+strings.Join(totalsColumns(), "), sum(")+`)
 		FROM totals_daily WHERE cycle = ? AND day <= ? GROUP BY cycle, state ORDER BY state`, cycle, through)
 	if err != nil {
 		return nil, overflowOr(err, "totals")
@@ -299,10 +322,14 @@ func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solida
 	if err != nil || !partial {
 		return out, overflowOr(err, "totals")
 	}
+	types := solidarity.DeliveryTypes()
+	args := []any{cycle}
+	for _, t := range types {
+		args = append(args, string(t))
+	}
 	es, err := queryEntries(ctx, tx, `SELECT `+entryColumns+` FROM entries
-		WHERE cycle = ? AND type IN (?, ?, ?) AND at >= ? AND at <= ? ORDER BY seq`,
-		cycle, string(solidarity.RelocationDelivered), string(solidarity.PaymentMade), string(solidarity.AlternativeDelivered),
-		formatTime(from), formatTime(at))
+		WHERE cycle = ? AND type IN (?`+strings.Repeat(", ?", len(types)-1)+`) AND at >= ? AND at <= ? ORDER BY seq`,
+		append(args, formatTime(from), formatTime(at))...)
 	if err != nil {
 		return nil, err
 	}
@@ -489,7 +516,7 @@ func (v view) EntryHash(ctx context.Context, seq int64) (string, error) {
 }
 
 func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
-	rows, err := v.q.QueryContext(ctx, `SELECT cycle, state, relocations, payments, alternative
+	rows, err := v.q.QueryContext(ctx, `SELECT cycle, state, `+strings.Join(totalsColumns(), ", ")+`
 		FROM totals WHERE cycle = ? ORDER BY state`, cycle)
 	if err != nil {
 		return nil, internal("totals", err)
@@ -497,19 +524,17 @@ func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error
 	return scanTotals(rows)
 }
 
-// scanTotals reads rows of (cycle, state, relocations, payments, alternative), and
-// closes rows.
+// scanTotals reads rows of (cycle, state, and the totalsColumns), and closes rows.
 func scanTotals(rows *sql.Rows) ([]solidarity.Totals, error) {
 	defer rows.Close()
 	var out []solidarity.Totals
 	for rows.Next() {
 		var t solidarity.Totals
 		var state string
-		var pay, alt int64
-		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt); err != nil {
+		if err := rows.Scan(append([]any{&t.Cycle, &state}, amounts(&t, len(solidarity.Deliveries()))...)...); err != nil {
 			return nil, internal("totals", err)
 		}
-		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		t.State = solidarity.MemberState(state)
 		out = append(out, t)
 	}
 	if err := rows.Err(); err != nil {
