@@ -202,7 +202,9 @@ type Result struct {
 var Art63Ratio = big.NewRat(1, 2)
 
 // Compute computes the pool of c over key k with method m, counting the deductions
-// dated on or before asOf (all of them when asOf is zero).
+// dated on or before asOf (all of them when asOf is zero). It goes in the order of the
+// law: fair shares (Art. 66), deductions (Arts. 61–62) and obligations, pledges
+// (Art. 56(2), Art. 57(1)) and their coverage, and the offset conditions (Art. 63).
 func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time) (*Result, error) {
 	if err := check(c, k); err != nil {
 		return nil, err
@@ -223,113 +225,137 @@ func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time
 	if c.SARShare != nil {
 		u.SARRelocations = new(big.Rat).Mul(c.SARShare, big.NewRat(c.Reference.Relocations, 1))
 	}
-
 	for i, sh := range k.Shares {
 		s := State{State: sh.State, Key: sh, Quota: quotas[i], Status: c.Statuses[sh.State], FairShare: fair[i]}
-		var ok1, ok2, ok3 bool
-		s.FairShareEUR, ok1 = solidarity.MulChecked(solidarity.Cents(fair[i]), c.EURPerRelocation)
-		u.FairShareTotal, ok2 = solidarity.AddChecked(u.FairShareTotal, s.FairShare)
-		u.FairShareEURTotal, ok3 = solidarity.AddChecked(u.FairShareEURTotal, s.FairShareEUR)
-		if !ok1 || !ok2 || !ok3 {
-			return nil, overflow(c, "fair shares in euro")
+		if err := s.fairShare(c, u); err != nil {
+			return nil, err
 		}
-
-		fairR := big.NewRat(s.FairShare, 1)
-		s.Deducted = new(big.Rat)
-		for _, d := range c.Deductions {
-			if d.State != s.State || (!asOf.IsZero() && d.Date.After(asOf)) {
-				continue
-			}
-			s.Deductions = append(s.Deductions, d)
-			switch {
-			case d.Full:
-				s.Deducted.Set(fairR)
-			case d.Fraction != nil:
-				s.Deducted.Add(s.Deducted, new(big.Rat).Mul(d.Fraction, fairR))
-			default:
-				s.Deducted.Add(s.Deducted, big.NewRat(d.Relocations, 1))
-			}
-		}
-		if s.Deducted.Cmp(fairR) > 0 {
-			s.Deducted.Set(fairR)
-		}
-		s.Obligation = new(big.Rat).Sub(fairR, s.Deducted)
-		if s.Status.Benefitting {
-			s.Obligation.SetInt64(0)
-		}
+		s.deduct(c.Deductions, asOf)
 		u.ObligationTotal.Add(u.ObligationTotal, s.Obligation)
-
-		for _, p := range c.Pledges {
-			// A pledge dated after the as-of day is not yet part of the pool.
-			if p.State != s.State || (!asOf.IsZero() && !p.Date.IsZero() && p.Date.After(asOf)) {
-				continue
-			}
-			s.PledgeKnown = true
-			s.Pledges = append(s.Pledges, p)
-			if !s.Pledged.addPledge(p) {
-				return nil, overflow(c, fmt.Sprintf("%s's pledges", s.State))
-			}
-		}
-		s.MayOfferOffsets, s.OwnRelocationHalf = Unknown, Unknown
-		if s.PledgeKnown {
-			s.PledgedUnits = s.Pledged.Units(c.EURPerRelocation)
-			if s.Obligation.Sign() > 0 {
-				s.Coverage = new(big.Rat).Quo(s.PledgedUnits, s.Obligation)
-			}
-			s.Shortfall = new(big.Rat).Sub(s.Obligation, s.PledgedUnits)
-			if s.Shortfall.Sign() < 0 {
-				s.Shortfall.SetInt64(0)
-			}
-			// Art. 63(2)(b): relocation pledge ≥ 50 % of the mandatory fair share.
-			half := new(big.Rat).Mul(Art63Ratio, fairR)
-			s.OwnRelocationHalf = tri(new(big.Rat).SetInt64(s.Pledged.Relocations()).Cmp(half) >= 0)
-			// Art. 63(1) counts the Union's relocation pledges: a sum that wrapped
-			// would flip the condition (issue 12), so it is checked.
-			if !u.Pledged.add(s.Pledged) {
-				return nil, overflow(c, "the Union's pledges")
-			}
-		} else {
-			u.UnknownPledges = append(u.UnknownPledges, s.State)
-			if s.Obligation.Sign() == 0 {
-				// Nothing to implement: the shortfall is zero whatever was pledged.
-				s.Shortfall = new(big.Rat)
-			}
+		if err := s.pledge(c, asOf, u); err != nil {
+			return nil, err
 		}
 		r.States = append(r.States, s)
 	}
 	u.PledgedUnits = u.Pledged.Units(c.EURPerRelocation)
-
-	// Art. 63(1): the benefitting states may request offsets once relocation pledges in
-	// the act reach half the Commission-proposed number. Known pledges that already
-	// reach it settle the question; otherwise unknown pledges leave it open.
-	// Without the Commission's number (it is not always public) the question is open.
-	switch {
-	case u.OffsetThreshold == nil:
-		u.BenefittingMayRequest = Unknown
-	case big.NewRat(u.Pledged.Relocations(), 1).Cmp(u.OffsetThreshold) >= 0:
-		u.BenefittingMayRequest = Yes
-	case len(u.UnknownPledges) > 0:
-		u.BenefittingMayRequest = Unknown
-	default:
-		u.BenefittingMayRequest = No
-	}
+	u.BenefittingMayRequest = u.art63_1()
 	for i := range r.States {
-		s := &r.States[i]
-		switch {
-		case s.Status.Benefitting:
-			// Art. 63(2) is a contributing state's option; a benefitting state requests
-			// offsets under 63(1) instead.
-			s.MayOfferOffsets = No
-		case u.BenefittingMayRequest == Yes || s.OwnRelocationHalf == Yes:
-			s.MayOfferOffsets = Yes
-		case u.BenefittingMayRequest == Unknown || s.OwnRelocationHalf == Unknown:
-			s.MayOfferOffsets = Unknown
-		default:
-			s.MayOfferOffsets = No
-		}
+		r.States[i].MayOfferOffsets = r.States[i].art63_2(u.BenefittingMayRequest)
 	}
 	r.Notes = notes(c, r)
 	return r, nil
+}
+
+// fairShare sets the fair share in euro (Art. 66, spec §3) and adds both figures to
+// the Union's totals, refusing sums beyond an int64.
+func (s *State) fairShare(c *solidarity.Cycle, u *Union) error {
+	var ok1, ok2, ok3 bool
+	s.FairShareEUR, ok1 = solidarity.MulChecked(solidarity.Cents(s.FairShare), c.EURPerRelocation)
+	u.FairShareTotal, ok2 = solidarity.AddChecked(u.FairShareTotal, s.FairShare)
+	u.FairShareEURTotal, ok3 = solidarity.AddChecked(u.FairShareEURTotal, s.FairShareEUR)
+	if !ok1 || !ok2 || !ok3 {
+		return overflow(c, "fair shares in euro")
+	}
+	return nil
+}
+
+// deduct applies the deductions of s in force at asOf (Arts. 61(4), 62), capped at the
+// fair share, and sets the obligation: the fair share less them, and zero while s is a
+// benefitting state.
+func (s *State) deduct(deductions []solidarity.Deduction, asOf time.Time) {
+	fairR := big.NewRat(s.FairShare, 1)
+	s.Deducted = new(big.Rat)
+	for _, d := range deductions {
+		if d.State != s.State || (!asOf.IsZero() && d.Date.After(asOf)) {
+			continue
+		}
+		s.Deductions = append(s.Deductions, d)
+		switch {
+		case d.Full:
+			s.Deducted.Set(fairR)
+		case d.Fraction != nil:
+			s.Deducted.Add(s.Deducted, new(big.Rat).Mul(d.Fraction, fairR))
+		default:
+			s.Deducted.Add(s.Deducted, big.NewRat(d.Relocations, 1))
+		}
+	}
+	if s.Deducted.Cmp(fairR) > 0 {
+		s.Deducted.Set(fairR)
+	}
+	s.Obligation = new(big.Rat).Sub(fairR, s.Deducted)
+	if s.Status.Benefitting {
+		s.Obligation.SetInt64(0)
+	}
+}
+
+// pledge sums the pledges of s made by asOf, and from them its units, coverage,
+// shortfall and the Art. 63(2)(b) condition; known pledges add to the Union's.
+func (s *State) pledge(c *solidarity.Cycle, asOf time.Time, u *Union) error {
+	for _, p := range c.Pledges {
+		// A pledge dated after the as-of day is not yet part of the pool.
+		if p.State != s.State || (!asOf.IsZero() && !p.Date.IsZero() && p.Date.After(asOf)) {
+			continue
+		}
+		s.PledgeKnown = true
+		s.Pledges = append(s.Pledges, p)
+		if !s.Pledged.addPledge(p) {
+			return overflow(c, fmt.Sprintf("%s's pledges", s.State))
+		}
+	}
+	s.MayOfferOffsets, s.OwnRelocationHalf = Unknown, Unknown
+	if !s.PledgeKnown {
+		u.UnknownPledges = append(u.UnknownPledges, s.State)
+		if s.Obligation.Sign() == 0 {
+			// Nothing to implement: the shortfall is zero whatever was pledged.
+			s.Shortfall = new(big.Rat)
+		}
+		return nil
+	}
+	s.PledgedUnits = s.Pledged.Units(c.EURPerRelocation)
+	if s.Obligation.Sign() > 0 {
+		s.Coverage = new(big.Rat).Quo(s.PledgedUnits, s.Obligation)
+	}
+	s.Shortfall = Outstanding(s.Obligation, s.PledgedUnits)
+	// Art. 63(2)(b): relocation pledge ≥ 50 % of the mandatory fair share.
+	half := new(big.Rat).Mul(Art63Ratio, big.NewRat(s.FairShare, 1))
+	s.OwnRelocationHalf = tri(new(big.Rat).SetInt64(s.Pledged.Relocations()).Cmp(half) >= 0)
+	// Art. 63(1) counts the Union's relocation pledges: a sum that wrapped would flip
+	// the condition (issue 12), so it is checked.
+	if !u.Pledged.add(s.Pledged) {
+		return overflow(c, "the Union's pledges")
+	}
+	return nil
+}
+
+// art63_1 is Art. 63(1): the benefitting states may request offsets once relocation
+// pledges in the act reach half the Commission-proposed number. Known pledges that
+// already reach it settle the question; otherwise unknown pledges leave it open.
+// Without the Commission's number (it is not always public) the question is open.
+func (u *Union) art63_1() Tri {
+	switch {
+	case u.OffsetThreshold == nil:
+		return Unknown
+	case big.NewRat(u.Pledged.Relocations(), 1).Cmp(u.OffsetThreshold) >= 0:
+		return Yes
+	case len(u.UnknownPledges) > 0:
+		return Unknown
+	}
+	return No
+}
+
+// art63_2 is Art. 63(2): a contributing state may offer offsets when the Union
+// condition of 63(1) holds or (b) its own relocation pledge is half its fair share. A
+// benefitting state requests offsets under 63(1) instead, so never offers them.
+func (s *State) art63_2(benefittingMayRequest Tri) Tri {
+	switch {
+	case s.Status.Benefitting:
+		return No
+	case benefittingMayRequest == Yes || s.OwnRelocationHalf == Yes:
+		return Yes
+	case benefittingMayRequest == Unknown || s.OwnRelocationHalf == Unknown:
+		return Unknown
+	}
+	return No
 }
 
 func notes(c *solidarity.Cycle, r *Result) []string {
