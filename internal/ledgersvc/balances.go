@@ -11,21 +11,25 @@ import (
 	"solidarity/internal/catalog"
 	"solidarity/internal/report"
 	"solidarity/ledger"
+	"solidarity/pool"
 )
 
 // computed is a pool computed from the ledger, with the lookups rule checks need.
 type computed struct {
-	*report.Pool
-	cycle *solidarity.Cycle
+	*pool.Result
+	report *report.Pool
 }
 
-func (c *computed) status(m solidarity.MemberState) solidarity.Status { return c.cycle.Statuses[m] }
+func (c *computed) status(m solidarity.MemberState) solidarity.Status { return c.Cycle.Statuses[m] }
 
-func (c *computed) mayOffer(m solidarity.MemberState) string {
-	if s, ok := c.State(string(m)); ok {
-		return s.MayOfferOffsets
+// mayOffer is Art. 63(2) for m: No for a state outside the pool.
+func (c *computed) mayOffer(m solidarity.MemberState) pool.Tri {
+	for _, s := range c.States {
+		if s.State == m {
+			return s.MayOfferOffsets
+		}
 	}
-	return "no"
+	return pool.No
 }
 
 func (s *Service) compute(ctx context.Context, v solidarity.View, st *state, asOf time.Time) (*computed, error) {
@@ -33,11 +37,11 @@ func (s *Service) compute(ctx context.Context, v solidarity.View, st *state, asO
 	if err != nil {
 		return nil, err
 	}
-	p, _, err := s.Catalog.Pool(catalog.PoolRequest{Cycle: c, AsOf: asOf})
+	p, r, err := s.Catalog.Pool(catalog.PoolRequest{Cycle: c, AsOf: asOf})
 	if err != nil {
 		return nil, err
 	}
-	return &computed{Pool: p, cycle: c}, nil
+	return &computed{Result: r, report: p}, nil
 }
 
 // Delivered is what a state has delivered, from the ledger.
@@ -160,13 +164,14 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 		}
 		offsets[taker] = n
 	}
-	ratio := new(big.Rat).SetInt64(int64(res.cycle.EURPerRelocation))
-	elapsed := elapsedFraction(res.cycle.PoolStart, res.cycle.Deadline, asOf)
-	out := &Balances{Pool: res.Pool, AsOf: asOf.Format(time.RFC3339), LedgerHead: head}
+	ratio := res.Cycle.EURPerRelocation
+	elapsed := pool.Elapsed(res.Cycle.PoolStart, res.Cycle.Deadline, asOf)
+	out := &Balances{Pool: res.report, AsOf: asOf.Format(time.RFC3339), LedgerHead: head}
 	var all solidarity.Totals
 	var allOffsets int64
-	for _, ps := range res.States {
-		m := solidarity.MemberState(ps.State)
+	for i := range res.States {
+		st, ps := &res.States[i], res.report.States[i]
+		m := st.State
 		t := byState[m]
 		var ok1, ok2 bool
 		all, ok1 = ledger.AddTotals(all, t)
@@ -174,29 +179,15 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 		if !ok1 || !ok2 {
 			return nil, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("the %d delivery totals", year))
 		}
-		units := deliveredUnits(t, offsets[m], res.cycle.EURPerRelocation)
-		b := StateBalance{PoolState: ps, Delivered: delivered(t, offsets[m], units)}
-		if ob := rat(ps.Obligation); ob != nil {
-			o := new(big.Rat).Sub(ob, units)
-			if o.Sign() < 0 {
-				o.SetInt64(0)
-			}
-			b.Outstanding = num(o)
-		}
-		// Art. 60(3): financial contributions are not paced; relocations, offsets and
-		// alternative measures are.
-		nonFin := new(big.Rat)
-		if ps.Pledged != nil {
-			nonFin = ratSum(ps.Pledged.RelocationApplicants, ps.Pledged.RelocationBeneficiaries, ps.Pledged.Offsets)
-			nonFin.Add(nonFin, new(big.Rat).Quo(rat(&ps.Pledged.AlternativeEUR), new(big.Rat).Quo(ratio, big.NewRat(100, 1))))
-		}
-		expected := new(big.Rat).Mul(nonFin, elapsed)
-		doneNF := deliveredPaced(t, offsets[m], res.cycle.EURPerRelocation)
-		b.Pace = Pace{Known: ps.PledgeKnown, NonFinancialPledged: *num(nonFin), ExpectedByNow: *num(expected), NonFinancialDelivered: *num(doneNF),
-			Behind: ps.PledgeKnown && doneNF.Cmp(expected) < 0, Elapsed: report.Num(elapsed.FloatString(4))}
+		units := deliveredUnits(t, offsets[m], ratio)
+		b := StateBalance{PoolState: ps, Delivered: delivered(t, offsets[m], units), Outstanding: num(pool.Outstanding(st.Obligation, units))}
+		// Art. 60(3): the paced measures (financial contributions are not).
+		pace := pool.PaceOf(st, ratio, deliveredPaced(t, offsets[m], ratio), elapsed)
+		b.Pace = Pace{Known: pace.Known, NonFinancialPledged: *num(pace.Pledged), ExpectedByNow: *num(pace.Expected), NonFinancialDelivered: *num(pace.Delivered),
+			Behind: pace.Behind, Elapsed: report.Num(pace.Elapsed.FloatString(4))}
 		out.States = append(out.States, b)
 	}
-	out.Delivered = delivered(all, allOffsets, deliveredUnits(all, allOffsets, res.cycle.EURPerRelocation))
+	out.Delivered = delivered(all, allOffsets, deliveredUnits(all, allOffsets, ratio))
 	return out, nil
 }
 
@@ -234,45 +225,10 @@ func deliveredPaced(t solidarity.Totals, offsets int64, eurPerRelocation solidar
 	return u
 }
 
-// ratSum is the exact sum of xs: no int64 sum that could wrap.
-func ratSum(xs ...int64) *big.Rat {
-	s := new(big.Rat)
-	for _, x := range xs {
-		s.Add(s, new(big.Rat).SetInt64(x))
-	}
-	return s
-}
-
 func delivered(t solidarity.Totals, offsets int64, units *big.Rat) Delivered {
 	return Delivered{Relocations: t.Delivered.Of(solidarity.RelocationDelivered), PaymentsEUR: report.EUR(solidarity.Cents(t.Delivered.Of(solidarity.PaymentMade))),
 		AlternativeEUR:  report.EUR(solidarity.Cents(t.Delivered.Of(solidarity.AlternativeDelivered))),
 		OffsetsAccepted: offsets, Units: *num(units)}
-}
-
-// elapsedFraction is the share of [start, end] behind asOf, clamped to [0, 1].
-func elapsedFraction(start, end, asOf time.Time) *big.Rat {
-	if start.IsZero() || !end.After(start) {
-		return big.NewRat(1, 1)
-	}
-	end = end.Add(24 * time.Hour) // the deadline day is included
-	switch {
-	case !asOf.After(start):
-		return new(big.Rat)
-	case !asOf.Before(end):
-		return big.NewRat(1, 1)
-	}
-	return big.NewRat(int64(asOf.Sub(start)/time.Second), int64(end.Sub(start)/time.Second))
-}
-
-func rat(n *report.Num) *big.Rat {
-	if n == nil {
-		return nil
-	}
-	r, ok := new(big.Rat).SetString(string(*n))
-	if !ok {
-		return nil
-	}
-	return r
 }
 
 func num(r *big.Rat) *report.Num {

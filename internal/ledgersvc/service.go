@@ -22,6 +22,7 @@ import (
 	"solidarity/internal/catalog"
 	"solidarity/internal/cyclefile"
 	"solidarity/ledger"
+	"solidarity/pool"
 )
 
 // Time limits of the procedures the ledger follows.
@@ -325,11 +326,11 @@ func (s *Service) offset(ctx context.Context, year int, m solidarity.MemberState
 		}
 		switch t {
 		case solidarity.OffsetRequested:
-			if res.Union.BenefittingMayRequest != "yes" {
+			if res.Union.BenefittingMayRequest != pool.Yes {
 				return conflict("Art. 63(1) AMMR", "relocation pledges do not (or are not known to) reach 50 %% of the Commission-proposed number: offsets may not be requested (%s)", res.Union.BenefittingMayRequest)
 			}
 		case solidarity.OffsetOffered:
-			if res.mayOffer(contributing) != "yes" {
+			if res.mayOffer(contributing) != pool.Yes {
 				return conflict("Art. 63(2) AMMR", "%s may not offer offsets: neither the Art. 63(1) threshold nor its own 50 %% relocation pledge is known to be met", contributing)
 			}
 		}
