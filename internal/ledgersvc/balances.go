@@ -37,11 +37,11 @@ func (s *Service) compute(ctx context.Context, v solidarity.View, st *state, asO
 	if err != nil {
 		return nil, err
 	}
-	p, r, err := s.Catalog.Pool(catalog.PoolRequest{Cycle: c, AsOf: asOf})
+	p, err := s.Catalog.Pool(catalog.PoolRequest{Cycle: c, AsOf: asOf})
 	if err != nil {
 		return nil, err
 	}
-	return &computed{Result: r, report: p}, nil
+	return &computed{Result: p.Result, report: report.FromPool(p.Result, p.Population, p.GDP, p.Warnings)}, nil
 }
 
 // Delivered is what a state has delivered, from the ledger.

@@ -51,8 +51,11 @@ func (s *Server) poolFor(r *http.Request, cy *solidarity.Cycle) (*report.Pool, e
 		}
 		asOf = t
 	}
-	p, _, err := s.Catalog.Pool(catalog.PoolRequest{Cycle: cy, Method: q.Get("method"), AsOf: asOf})
-	return p, err
+	p, err := s.Catalog.Pool(catalog.PoolRequest{Cycle: cy, Method: q.Get("method"), AsOf: asOf})
+	if err != nil {
+		return nil, err
+	}
+	return report.FromPool(p.Result, p.Population, p.GDP, p.Warnings), nil
 }
 
 // shippedPool computes the pool of the shipped cycle named by {year}.
