@@ -14,6 +14,7 @@ import (
 	"solidarity/internal/app"
 	"solidarity/internal/cyclefile"
 	"solidarity/internal/ledgersvc"
+	"solidarity/internal/report"
 	"solidarity/ledger"
 )
 
@@ -279,7 +280,7 @@ func runWrite(ctx context.Context, args []string, stdout, stderr io.Writer, name
 		if err != nil {
 			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--as-of", Message: "want YYYY-MM-DD"}
 		}
-		var b ledgersvc.Balances
+		var b report.Balances
 		if t.remote() {
 			path := fmt.Sprintf("/api/v1/ledger/cycles/%d/balances", *year)
 			if *asOf != "" {
@@ -298,7 +299,7 @@ func runWrite(ctx context.Context, args []string, stdout, stderr io.Writer, name
 			if err != nil {
 				return err
 			}
-			b = *r
+			b = *report.FromBalances(r)
 		}
 		return writeBalances(stdout, &b, *format)
 	}
@@ -430,7 +431,7 @@ func runWrite(ctx context.Context, args []string, stdout, stderr io.Writer, name
 	return nil
 }
 
-func writeBalances(w io.Writer, b *ledgersvc.Balances, format string) error {
+func writeBalances(w io.Writer, b *report.Balances, format string) error {
 	if format == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -9,15 +9,13 @@ import (
 
 	"solidarity"
 	"solidarity/internal/catalog"
-	"solidarity/internal/report"
 	"solidarity/ledger"
 	"solidarity/pool"
 )
 
 // computed is a pool computed from the ledger, with the lookups rule checks need.
 type computed struct {
-	*pool.Result
-	report *report.Pool
+	*catalog.Pool
 }
 
 func (c *computed) status(m solidarity.MemberState) solidarity.Status { return c.Cycle.Statuses[m] }
@@ -41,47 +39,34 @@ func (s *Service) compute(ctx context.Context, v solidarity.View, st *state, asO
 	if err != nil {
 		return nil, err
 	}
-	return &computed{Result: p.Result, report: report.FromPool(p.Result, p.Population, p.GDP, p.Warnings)}, nil
+	return &computed{Pool: p}, nil
 }
 
-// Delivered is what a state has delivered, from the ledger.
+// Delivered is what a state (or the Union) has delivered, from the ledger.
 type Delivered struct {
-	Relocations     int64      `json:"relocations"`
-	PaymentsEUR     report.Num `json:"payments_eur"`
-	AlternativeEUR  report.Num `json:"alternative_eur"`
-	OffsetsAccepted int64      `json:"offsets_accepted"`
-	Units           report.Num `json:"units"` // relocation-equivalents
+	Totals          solidarity.Amounts // by delivery type of the measures
+	OffsetsAccepted int64              // applications taken over in replies to offsets (Art. 69(2))
+	Units           *big.Rat           // relocation-equivalents, exact
 }
 
-// Pace compares non-financial delivery with the Art. 60(3) expectation: non-financial
-// pledges implemented before the end of the year "in proportion to their overall
-// pledge", read here as linear over the operational period.
-type Pace struct {
-	// Known is false when the state's pledge is not known: then nothing is expected
-	// that anyone could check, and the pace is unknown rather than "on pace".
-	Known                 bool       `json:"known"`
-	NonFinancialPledged   report.Num `json:"non_financial_pledged"`
-	ExpectedByNow         report.Num `json:"expected_by_now"`
-	NonFinancialDelivered report.Num `json:"non_financial_delivered"`
-	Behind                bool       `json:"behind"`
-	Elapsed               report.Num `json:"elapsed_fraction"`
-}
-
-// StateBalance is a state's line of the balances.
+// StateBalance is a state's line of the balances: its row of the pool and what the
+// ledger says it delivered.
 type StateBalance struct {
-	report.PoolState
-	Delivered   Delivered   `json:"delivered"`
-	Outstanding *report.Num `json:"outstanding"` // obligation − delivered units, ≥ 0; null if the obligation is unknown
-	Pace        Pace        `json:"pace"`
+	State       solidarity.MemberState
+	Pool        *pool.State // the state's row of the pool
+	Delivered   Delivered
+	Outstanding *big.Rat  // pool.Outstanding: obligation − delivered units, ≥ 0
+	Pace        pool.Pace // Art. 60(3)
 }
 
-// Balances are the pool with what the ledger says was delivered.
+// Balances are the pool with what the ledger says was delivered: exact figures, which
+// report.FromBalances renders for the API, the pages and the CLI.
 type Balances struct {
-	Pool       *report.Pool   `json:"pool"`
-	States     []StateBalance `json:"states"`
-	Delivered  Delivered      `json:"delivered_total"`
-	AsOf       string         `json:"as_of"`
-	LedgerHead int64          `json:"ledger_head"`
+	Pool       *catalog.Pool
+	States     []StateBalance // in the pool's order
+	Delivered  Delivered      // the Union's
+	AsOf       time.Time
+	LedgerHead int64 // the last entry the balances include
 }
 
 // ParseAsOf reads an as-of date as the CLI, the API and the pages take it: a day
@@ -166,11 +151,11 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 	}
 	ratio := res.Cycle.EURPerRelocation
 	elapsed := pool.Elapsed(res.Cycle.PoolStart, res.Cycle.Deadline, asOf)
-	out := &Balances{Pool: res.report, AsOf: asOf.Format(time.RFC3339), LedgerHead: head}
+	out := &Balances{Pool: res.Pool, AsOf: asOf, LedgerHead: head}
 	var all solidarity.Totals
 	var allOffsets int64
 	for i := range res.States {
-		st, ps := &res.States[i], res.report.States[i]
+		st := &res.States[i]
 		m := st.State
 		t := byState[m]
 		var ok1, ok2 bool
@@ -180,14 +165,13 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 			return nil, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("the %d delivery totals", year))
 		}
 		units := deliveredUnits(t, offsets[m], ratio)
-		b := StateBalance{PoolState: ps, Delivered: delivered(t, offsets[m], units), Outstanding: num(pool.Outstanding(st.Obligation, units))}
-		// Art. 60(3): the paced measures (financial contributions are not).
-		pace := pool.PaceOf(st, ratio, deliveredPaced(t, offsets[m], ratio), elapsed)
-		b.Pace = Pace{Known: pace.Known, NonFinancialPledged: *num(pace.Pledged), ExpectedByNow: *num(pace.Expected), NonFinancialDelivered: *num(pace.Delivered),
-			Behind: pace.Behind, Elapsed: report.Num(pace.Elapsed.FloatString(4))}
-		out.States = append(out.States, b)
+		out.States = append(out.States, StateBalance{State: m, Pool: st,
+			Delivered:   Delivered{Totals: t.Delivered, OffsetsAccepted: offsets[m], Units: units},
+			Outstanding: pool.Outstanding(st.Obligation, units),
+			// Art. 60(3): the paced measures (financial contributions are not).
+			Pace: pool.PaceOf(st, ratio, deliveredPaced(t, offsets[m], ratio), elapsed)})
 	}
-	out.Delivered = delivered(all, allOffsets, deliveredUnits(all, allOffsets, ratio))
+	out.Delivered = Delivered{Totals: all.Delivered, OffsetsAccepted: allOffsets, Units: deliveredUnits(all, allOffsets, ratio)}
 	return out, nil
 }
 
@@ -223,15 +207,4 @@ func deliveredPaced(t solidarity.Totals, offsets int64, eurPerRelocation solidar
 		}
 	}
 	return u
-}
-
-func delivered(t solidarity.Totals, offsets int64, units *big.Rat) Delivered {
-	return Delivered{Relocations: t.Delivered.Of(solidarity.RelocationDelivered), PaymentsEUR: report.EUR(solidarity.Cents(t.Delivered.Of(solidarity.PaymentMade))),
-		AlternativeEUR:  report.EUR(solidarity.Cents(t.Delivered.Of(solidarity.AlternativeDelivered))),
-		OffsetsAccepted: offsets, Units: *num(units)}
-}
-
-func num(r *big.Rat) *report.Num {
-	n := report.Num(r.FloatString(2))
-	return &n
 }

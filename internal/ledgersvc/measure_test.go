@@ -129,7 +129,7 @@ func TestNewMeasureIsOneRow(t *testing.T) {
 	}
 
 	// The pool and the balances value it at its row's valuation.
-	b, err := f.svc.Balances(f.coord, 2027, time.Time{})
+	b, err := reported(f.svc.Balances(f.coord, 2027, time.Time{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,6 +139,11 @@ func TestNewMeasureIsOneRow(t *testing.T) {
 		}
 		if s.PledgedUnits == nil || *s.PledgedUnits != "10.00" || s.Delivered.Units != "4.00" {
 			t.Fatalf("DE pledged %v units, delivered %s, want 10 and 4", s.PledgedUnits, s.Delivered.Units)
+		}
+		// Paced (Art. 60(3), as the row says): the whole pledge is expected over the
+		// year, and its delivery counts toward it.
+		if s.Pace.NonFinancialPledged != "10.00" || s.Pace.NonFinancialDelivered != "4.00" {
+			t.Fatalf("DE's pace %+v, want 10 pledged and 4 delivered", s.Pace)
 		}
 	}
 }

@@ -396,7 +396,7 @@ type statePage struct {
 	View  view
 	Live  *live
 	// With a ledger:
-	Balance    *ledgersvc.StateBalance
+	Balance    *report.StateBalance
 	Chart      *paceChart
 	Entries    []*solidarity.Entry // the state's pledge and delivery entries, if the viewer may read them
 	EntriesMsg string              // why the entries are not listed

@@ -25,12 +25,12 @@ import (
 
 // live is what the ledger says about the cycle a page shows.
 type live struct {
-	*ledgersvc.Balances
-	byState map[string]*ledgersvc.StateBalance
+	*report.Balances
+	byState map[string]*report.StateBalance
 }
 
 // State returns the balance line of m (nil if m is not in the cycle).
-func (l *live) State(m string) *ledgersvc.StateBalance { return l.byState[m] }
+func (l *live) State(m string) *report.StateBalance { return l.byState[m] }
 
 // dashboardPool returns the pool a page shows: with a ledger that holds the cycle,
 // the ledger's pool and its balances (live); else the shipped cycle file, as before.
@@ -69,7 +69,7 @@ func (s *Server) dashboardPool(r *http.Request) (*report.Pool, *live, error) {
 			return p, nil, err
 		}
 	}
-	l := &live{Balances: b, byState: map[string]*ledgersvc.StateBalance{}}
+	l := &live{Balances: b, byState: map[string]*report.StateBalance{}}
 	for i := range b.States {
 		l.byState[b.States[i].State] = &b.States[i]
 	}
@@ -146,7 +146,7 @@ type paceChart struct {
 	ElapsedPercent         string
 }
 
-func newPaceChart(p *report.Pool, b *ledgersvc.StateBalance) *paceChart {
+func newPaceChart(p *report.Pool, b *report.StateBalance) *paceChart {
 	if b == nil || p.Cycle.PoolStart == "" || p.Cycle.Deadline == "" {
 		return nil
 	}
