@@ -44,6 +44,11 @@ type Store interface {
 	// deliveries up to at from the entries (none to read when at ends the day), so the
 	// cost does not grow with the ledger. A sum that does not fit is ECONFLICT.
 	TotalsAt(ctx context.Context, cycle int, at time.Time) ([]Totals, error)
+	// HeadTotals returns the last sequence number (0 when empty) and a cycle's
+	// delivery totals, read in one read-only snapshot: the totals of every entry
+	// (Totals) when at is zero, else as of at (TotalsAt). The balances read them so,
+	// so that the ledger head they report is the last entry their totals include.
+	HeadTotals(ctx context.Context, cycle int, at time.Time) (head int64, totals []Totals, err error)
 	View
 
 	// CreateUser adds a user; a taken name is ECONFLICT. passwordHash may be "" for

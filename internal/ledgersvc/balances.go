@@ -103,7 +103,9 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 	case asOf.Before(now):
 		cut = asOf
 	}
-	head, _, err := s.Store.Head(ctx)
+	// The head and the delivery totals in one snapshot: the head reported is the last
+	// entry the totals include, whatever is written meanwhile.
+	head, totals, err := s.Store.HeadTotals(ctx, year, cut)
 	if err != nil {
 		return nil, err
 	}
@@ -117,10 +119,6 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 		return nil, err
 	}
 	res, err := s.compute(ctx, s.Store, st, asOf)
-	if err != nil {
-		return nil, err
-	}
-	totals, err := s.totalsAsOf(ctx, year, cut)
 	if err != nil {
 		return nil, err
 	}
@@ -173,18 +171,6 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 	}
 	out.Delivered = Delivered{Totals: all.Delivered, OffsetsAccepted: allOffsets, Units: deliveredUnits(all, allOffsets, ratio)}
 	return out, nil
-}
-
-// totalsAsOf returns a cycle's delivery totals from the entries recorded at or before
-// cut: the store's projection when cut is zero (every entry), else Store.TotalsAt
-// (the daily totals, and the entries of cut's day up to cut). Entries are compared by
-// their time, not their order, so the result is exactly the ledger's prefix at that
-// time.
-func (s *Service) totalsAsOf(ctx context.Context, year int, cut time.Time) ([]solidarity.Totals, error) {
-	if cut.IsZero() {
-		return s.Store.Totals(ctx, year)
-	}
-	return s.Store.TotalsAt(ctx, year, cut)
 }
 
 // deliveredUnits values deliveries and accepted offsets in relocation-equivalents,

@@ -189,13 +189,46 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 // at's day's deliveries up to at, read through entries_cycle_type_at, in one
 // REPEATABLE READ, READ ONLY transaction.
 func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solidarity.Totals, error) {
-	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
-	through, from, partial := ledger.SplitAt(at)
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return nil, internal("totals", err)
 	}
 	defer tx.Rollback(ctx)
+	out, err := totalsAt(ctx, tx, cycle, at)
+	if err != nil {
+		return nil, err
+	}
+	return out, tx.Commit(ctx)
+}
+
+// HeadTotals implements solidarity.Store: a REPEATABLE READ, READ ONLY transaction, so
+// that the head and the totals come from one snapshot.
+func (s *Store) HeadTotals(ctx context.Context, cycle int, at time.Time) (int64, []solidarity.Totals, error) {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return 0, nil, internal("totals", err)
+	}
+	defer tx.Rollback(ctx)
+	var head int64
+	if err := tx.QueryRow(ctx, `SELECT seq FROM head`).Scan(&head); err != nil {
+		return 0, nil, internal("head", err)
+	}
+	var ts []solidarity.Totals
+	if at.IsZero() {
+		ts, err = view{tx}.Totals(ctx, cycle)
+	} else {
+		ts, err = totalsAt(ctx, tx, cycle, at)
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	return head, ts, tx.Commit(ctx)
+}
+
+// totalsAt is TotalsAt in the read transaction tx.
+func totalsAt(ctx context.Context, tx pgx.Tx, cycle int, at time.Time) ([]solidarity.Totals, error) {
+	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
+	through, from, partial := ledger.SplitAt(at)
 	rows, err := tx.Query(ctx, `SELECT cycle, state, sum(`+strings.Join(totalsColumns(), ")::bigint, sum(")+`)::bigint
 		FROM totals_daily WHERE cycle = $1 AND day <= $2 GROUP BY cycle, state ORDER BY state`, cycle, through)
 	if err != nil {
@@ -208,18 +241,16 @@ func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solida
 		}
 		return nil, err
 	}
-	if partial {
-		es, err := queryEntries(ctx, tx, `SELECT `+entryColumns+` FROM entries
-			WHERE cycle = $1 AND type = ANY($2) AND at >= $3 AND at <= $4 ORDER BY seq`,
-			cycle, deliveryTypeNames(), from, at)
-		if err != nil {
-			return nil, err
-		}
-		if out, err = ledger.AddDeliveries(out, es); err != nil {
-			return nil, err
-		}
+	if !partial {
+		return out, nil
 	}
-	return out, tx.Commit(ctx)
+	es, err := queryEntries(ctx, tx, `SELECT `+entryColumns+` FROM entries
+		WHERE cycle = $1 AND type = ANY($2) AND at >= $3 AND at <= $4 ORDER BY seq`,
+		cycle, deliveryTypeNames(), from, at)
+	if err != nil {
+		return nil, err
+	}
+	return ledger.AddDeliveries(out, es)
 }
 
 // addTotals is the statement that adds a delivery to its row of table (the totals or

@@ -306,13 +306,42 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 // (sum() fails on an overflow rather than wrapping), and at's day's deliveries up to
 // at, read through entries_cycle_type_at, in one read transaction.
 func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solidarity.Totals, error) {
-	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
-	through, from, partial := ledger.SplitAt(at)
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, internal("totals", err)
 	}
 	defer tx.Rollback()
+	return totalsAt(ctx, tx, cycle, at)
+}
+
+// HeadTotals implements solidarity.Store: one read transaction on the read pool,
+// which in WAL mode sees one snapshot from its first read (the head) to its last.
+func (s *Store) HeadTotals(ctx context.Context, cycle int, at time.Time) (int64, []solidarity.Totals, error) {
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return 0, nil, internal("totals", err)
+	}
+	defer tx.Rollback()
+	var head int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM entries`).Scan(&head); err != nil {
+		return 0, nil, internal("head", err)
+	}
+	var ts []solidarity.Totals
+	if at.IsZero() {
+		ts, err = view{tx}.Totals(ctx, cycle)
+	} else {
+		ts, err = totalsAt(ctx, tx, cycle, at)
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	return head, ts, nil
+}
+
+// totalsAt is TotalsAt in the read transaction tx.
+func totalsAt(ctx context.Context, tx *sql.Tx, cycle int, at time.Time) ([]solidarity.Totals, error) {
+	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
+	through, from, partial := ledger.SplitAt(at)
 	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, sum(`+strings.Join(totalsColumns(), "), sum(")+`)
 		FROM totals_daily WHERE cycle = ? AND day <= ? GROUP BY cycle, state ORDER BY state`, cycle, through)
 	if err != nil {

@@ -65,6 +65,7 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		{"CloseDrains", testCloseDrains},
 		{"TotalsOverflow", testTotalsOverflow},
 		{"AllTotals", testAllTotals},
+		{"HeadTotals", testHeadTotals},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

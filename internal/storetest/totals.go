@@ -265,3 +265,63 @@ func dailyBefore(a, b solidarity.DayTotals) bool {
 	}
 	return a.Day < b.Day
 }
+
+// testHeadTotals: HeadTotals reads the head and the totals in one snapshot: while
+// deliveries are appended, the totals it returns are always the sum of the entries up
+// to the head it returns, neither fewer nor more; as of a time, they are TotalsAt.
+func testHeadTotals(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := h.Store
+	if head, ts, err := s.HeadTotals(ctx, cycle, time.Time{}); err != nil || head != 0 || len(ts) != 0 {
+		t.Fatalf("empty store: %d, %v, %v", head, ts, err)
+	}
+	done := make(chan error)
+	go func() {
+		var err error
+		for i := range 60 {
+			if _, _, err = s.Append(ctx, "", delivery(t, cycle, states[i%len(states)], deliveryTypes[i%3], int64(1+i), i), nil); err != nil {
+				break
+			}
+		}
+		done <- err
+	}()
+	check := func() {
+		head, ts, err := s.HeadTotals(ctx, cycle, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := ledger.Project(s.All(ctx), head)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []solidarity.Totals
+		for _, x := range p.Totals {
+			if x.Cycle == cycle {
+				want = append(want, x)
+			}
+		}
+		if fmt.Sprint(ts) != fmt.Sprint(want) {
+			t.Fatalf("HeadTotals: head %d with totals %v; the entries up to %d sum to %v", head, ts, head, want)
+		}
+	}
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			running = false
+		default:
+		}
+		check()
+	}
+	at := base.Add(30 * time.Second)
+	head, ts, err := s.HeadTotals(ctx, cycle, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.TotalsAt(ctx, cycle, at)
+	if err != nil || head != 60 || fmt.Sprint(ts) != fmt.Sprint(want) {
+		t.Fatalf("HeadTotals as of %v: %d, %v; want 60, %v (%v)", at, head, ts, want, err)
+	}
+}
