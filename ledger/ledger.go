@@ -4,6 +4,10 @@
 // Each entry's hash covers every field of the entry and the previous entry's hash, so
 // changing, removing or reordering any entry breaks every later link. Verification
 // names the first entry that does not match.
+//
+// The delivery totals the stores keep beside the chain are sums of Delta, one amount
+// per delivery type of the measures (solidarity.Deliveries); Sum, Project and
+// VerifyProjection are the reference the stores' totals must equal.
 package ledger
 
 import (

@@ -5,6 +5,10 @@
 //
 // Compute is pure: a cycle and a key in, a result out. Unknown pledges stay unknown:
 // every derived figure that would need them is reported as unknown, never as zero.
+// Pledges are summed and valued by the table of measures (solidarity.Measures).
+//
+//	pool.go     Compute, in the order of the law, and Pledged
+//	balance.go  what deliveries add: Outstanding, Elapsed and the Art. 60(3) PaceOf
 package pool
 
 import (

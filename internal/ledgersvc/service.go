@@ -4,7 +4,15 @@
 // written at all (Arts. 57, 60–63, 69), and derives balances from the entries.
 //
 // Rule checks run inside the store's write transaction (Store.Append's check), so two
-// clients cannot both pass a check that only one of them may pass.
+// clients cannot both pass a check that only one of them may pass. Checks and
+// balances work on the exact pool (pool.Result, pool.Tri) computed by the server's
+// catalog, which reads no file; report renders the balances at the edges.
+//
+//	service.go     the writes and their rules; Entries, Verify
+//	balances.go    Balances (exact), as of any time
+//	relocation.go  relocation room for the case flow and the matching
+//	state.go       what the ledger says of a cycle; cache.go keeps it between reads
+//	auth.go        accounts and credentials
 package ledgersvc
 
 import (

@@ -1,8 +1,13 @@
-// Package report turns computed keys and pools into the flat, documented shapes that
-// every output uses: JSON for the API and --format json, CSV, aligned tables, and the
-// HTML templates. Exact rationals become decimal numbers here, and only here, for
-// display: the JSON also carries each share as an exact fraction so that anyone can
-// check that shares sum to exactly one.
+// Package report turns computed keys, pools and balances into the flat, documented
+// shapes that every output uses: JSON for the API and --format json, CSV, aligned
+// tables, and the HTML templates. Exact rationals become decimal numbers here, and only
+// here, for display: the JSON also carries each share as an exact fraction so that
+// anyone can check that shares sum to exactly one. Only the edges call it — the web
+// layer and the CLI; the services work on the exact results.
+//
+//	report.go    keys, datasets and pools (FromKey, FromPool)
+//	balances.go  the ledger's balances (FromBalances)
+//	text.go      tables and CSV
 package report
 
 import (
