@@ -84,13 +84,31 @@ var (
 		Rule: "alternative measures are valued as a positive amount in euro"}
 )
 
-// measures is the table, in display order (PledgeTypes). It is replaced whole, never
-// changed in place, so that readers need no lock (AddMeasure).
-var measures atomic.Pointer[[]Measure]
+// measures is the table, in display order (PledgeTypes), with what is derived from it.
+// It is replaced whole, never changed in place, so that readers need no lock
+// (AddMeasure), and the derived lists are made once, not on every delivery.
+var measures atomic.Pointer[table]
+
+type table struct {
+	rows       []Measure
+	deliveries []*Delivery
+	types      []EntryType
+}
+
+func newTable(rows []Measure) *table {
+	t := &table{rows: rows}
+	for _, m := range rows {
+		if m.Delivery != nil && !slices.Contains(t.deliveries, m.Delivery) {
+			t.deliveries = append(t.deliveries, m.Delivery)
+			t.types = append(t.types, m.Delivery.Type)
+		}
+	}
+	return t
+}
 
 func init() {
 	art562 := func(point string) LegalBasis { b := AMMR.Art(56, 2); b.Point = point; return b }
-	measures.Store(&[]Measure{
+	measures.Store(newTable([]Measure{
 		{Pledge: RelocationApplicants, Article: art562("a"), Unit: Persons, Valuation: PerPerson,
 			Delivery: relocationDelivery, Paced: true, Relocation: true, Label: "relocation of applicants"},
 		{Pledge: RelocationBeneficiaries, Article: art562("a"), Unit: Persons, Valuation: PerPerson,
@@ -103,12 +121,12 @@ func init() {
 		// assumption (spec rule 17, tag R/U).
 		{Pledge: Alternative, Article: art562("c"), Unit: EuroCents, Valuation: AtRatio,
 			Delivery: alternativeDelivery, Paced: true, Label: "alternative measures"},
-	})
+	}))
 }
 
 // Measures returns the table of measures in display order. The slice is shared: do
 // not change it.
-func Measures() []Measure { return *measures.Load() }
+func Measures() []Measure { return measures.Load().rows }
 
 // MeasureOf returns the measure of pledge type t, and false for NoPledge and unknown
 // types.
@@ -164,24 +182,12 @@ const MaxDeliveries = 8
 
 // Deliveries returns the delivery types of the measures, each once, in table order:
 // the order of Totals' amounts and of the totals tables' columns.
-func Deliveries() []*Delivery {
-	var out []*Delivery
-	for _, m := range Measures() {
-		if m.Delivery != nil && !slices.Contains(out, m.Delivery) {
-			out = append(out, m.Delivery)
-		}
-	}
-	return out
-}
+// The slice is shared: do not change it.
+func Deliveries() []*Delivery { return measures.Load().deliveries }
 
 // DeliveryTypes returns the entry types of Deliveries.
-func DeliveryTypes() []EntryType {
-	var out []EntryType
-	for _, d := range Deliveries() {
-		out = append(out, d.Type)
-	}
-	return out
-}
+// The slice is shared: do not change it.
+func DeliveryTypes() []EntryType { return measures.Load().types }
 
 // DeliveryOf returns the delivery of entry type t and its index in Deliveries, and
 // false when t records no delivery.
@@ -235,14 +241,13 @@ func MeasuresDelivered(t EntryType) []Measure {
 // with others that depend on the table.
 func AddMeasure(m Measure) (remove func()) {
 	old := measures.Load()
-	if len(*old) >= MaxMeasures {
+	if len(old.rows) >= MaxMeasures {
 		panic(fmt.Sprintf("solidarity: more than %d measures", MaxMeasures))
 	}
-	if m.Delivery != nil && len(Deliveries()) >= MaxDeliveries && !slices.ContainsFunc(*old, func(x Measure) bool { return x.Delivery == m.Delivery }) {
+	if m.Delivery != nil && len(Deliveries()) >= MaxDeliveries && !slices.Contains(old.deliveries, m.Delivery) {
 		panic(fmt.Sprintf("solidarity: more than %d delivery types", MaxDeliveries))
 	}
-	next := append(slices.Clone(*old), m)
-	measures.Store(&next)
+	measures.Store(newTable(append(slices.Clone(old.rows), m)))
 	return func() { measures.Store(old) }
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -154,7 +155,7 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	if err := tx.QueryRow(ctx, `SELECT seq FROM head`).Scan(&p.Seq); err != nil {
 		return nil, internal("totals", err)
 	}
-	cols := strings.Join(totalsColumns(), ", ")
+	cols := columnList(", ")
 	rows, err := tx.Query(ctx, `SELECT cycle, state, `+cols+` FROM totals ORDER BY cycle, state`)
 	if err != nil {
 		return nil, internal("totals", err)
@@ -229,7 +230,7 @@ func (s *Store) HeadTotals(ctx context.Context, cycle int, at time.Time) (int64,
 func totalsAt(ctx context.Context, tx pgx.Tx, cycle int, at time.Time) ([]solidarity.Totals, error) {
 	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
 	through, from, partial := ledger.SplitAt(at)
-	rows, err := tx.Query(ctx, `SELECT cycle, state, sum(`+strings.Join(totalsColumns(), ")::bigint, sum(")+`)::bigint
+	rows, err := tx.Query(ctx, `SELECT cycle, state, sum(`+columnList(")::bigint, sum(")+`)::bigint
 		FROM totals_daily WHERE cycle = $1 AND day <= $2 GROUP BY cycle, state ORDER BY state`, cycle, through)
 	if err != nil {
 		return nil, failTotals(err)
@@ -257,7 +258,14 @@ func totalsAt(ctx context.Context, tx pgx.Tx, cycle int, at time.Time) ([]solida
 // the daily totals), keyed by the columns key, creating the row: queued in the append's
 // writes, with the key's values and then deltaArgs.
 func addTotals(table, key string) string {
-	cols := totalsColumns()
+	c := columnsOf()
+	if st, ok := c.add[table]; ok {
+		return st
+	}
+	return addTotalsSQL(c.names, table, key)
+}
+
+func addTotalsSQL(cols []string, table, key string) string {
 	n := strings.Count(key, ",") + 1
 	params := make([]string, n+len(cols))
 	for i := range params {
@@ -283,13 +291,43 @@ func deltaArgs(d *solidarity.Totals) []any {
 
 // totalsColumns returns the columns of the totals tables that sum the deliveries, in
 // the order of solidarity.Deliveries (one per delivery of the measures, each added by
-// a migration).
-func totalsColumns() []string {
-	var cols []string
-	for _, d := range solidarity.Deliveries() {
-		cols = append(cols, d.Column)
+// a migration). The slice is shared.
+func totalsColumns() []string { return columnsOf().names }
+
+// columnList is totalsColumns joined with sep.
+func columnList(sep string) string {
+	c := columnsOf()
+	if sep == ", " {
+		return c.list
 	}
-	return cols
+	return strings.Join(c.names, sep)
+}
+
+// columns are the totals columns of one table of measures: made once, not on every
+// append.
+type columns struct {
+	of    []*solidarity.Delivery
+	names []string
+	list  string            // "relocations, payments, alternative"
+	add   map[string]string // addTotals of the totals tables
+}
+
+var cachedColumns atomic.Pointer[columns]
+
+func columnsOf() *columns {
+	ds := solidarity.Deliveries()
+	if c := cachedColumns.Load(); c != nil && slices.Equal(c.of, ds) {
+		return c
+	}
+	c := &columns{of: ds}
+	for _, d := range ds {
+		c.names = append(c.names, d.Column)
+	}
+	c.list = strings.Join(c.names, ", ")
+	c.add = map[string]string{"totals": addTotalsSQL(c.names, "totals", "cycle, state"),
+		"totals_daily": addTotalsSQL(c.names, "totals_daily", "cycle, state, day")}
+	cachedColumns.Store(c)
+	return c
 }
 
 // deliveryTypeNames returns the delivery entry types, for "type = ANY($n)".
@@ -421,7 +459,7 @@ func (v view) EntryHash(ctx context.Context, seq int64) (string, error) {
 
 func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
 	b := &pgx.Batch{}
-	b.Queue(`SELECT cycle, state, `+strings.Join(totalsColumns(), ", ")+`
+	b.Queue(`SELECT cycle, state, `+columnList(", ")+`
 		FROM totals WHERE cycle = $1 ORDER BY state`, cycle)
 	br := v.q.SendBatch(ctx, b)
 	defer br.Close()

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"solidarity"
@@ -215,7 +217,7 @@ func addTotals(ctx context.Context, tx *sql.Tx, d solidarity.Totals, at time.Tim
 func addRow(ctx context.Context, tx *sql.Tx, d solidarity.Totals, table, key string, keyVals ...any) error {
 	var cur solidarity.Totals
 	cols := totalsColumns()
-	err := tx.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+table+` WHERE `+key, keyVals...).Scan(amounts(&cur, len(cols))...)
+	err := tx.QueryRowContext(ctx, `SELECT `+columnList(", ")+` FROM `+table+` WHERE `+key, keyVals...).Scan(amounts(&cur, len(cols))...)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return internal("append", err)
 	}
@@ -230,10 +232,10 @@ func addRow(ctx context.Context, tx *sql.Tx, d solidarity.Totals, table, key str
 	vals = append(vals, keyVals...)
 	if errors.Is(err, sql.ErrNoRows) {
 		keyCols := strings.NewReplacer(" = ? AND ", ", ", " = ?", "").Replace(key) // "cycle, state[, day]"
-		_, err = tx.ExecContext(ctx, `INSERT INTO `+table+` (`+strings.Join(cols, ", ")+`, `+keyCols+`)
+		_, err = tx.ExecContext(ctx, `INSERT INTO `+table+` (`+columnList(", ")+`, `+keyCols+`)
 			VALUES (?`+strings.Repeat(", ?", len(vals)-1)+`)`, vals...)
 	} else {
-		_, err = tx.ExecContext(ctx, `UPDATE `+table+` SET `+strings.Join(cols, " = ?, ")+` = ? WHERE `+key, vals...)
+		_, err = tx.ExecContext(ctx, `UPDATE `+table+` SET `+columnsOf().assign+` WHERE `+key, vals...)
 	}
 	if err != nil {
 		return internal("append", err)
@@ -243,13 +245,42 @@ func addRow(ctx context.Context, tx *sql.Tx, d solidarity.Totals, table, key str
 
 // totalsColumns returns the columns of the totals tables that sum the deliveries, in
 // the order of solidarity.Deliveries (one per delivery of the measures, each added by
-// a migration).
-func totalsColumns() []string {
-	var cols []string
-	for _, d := range solidarity.Deliveries() {
-		cols = append(cols, d.Column)
+// a migration). The slice is shared.
+func totalsColumns() []string { return columnsOf().names }
+
+// columnList is totalsColumns joined with sep.
+func columnList(sep string) string {
+	c := columnsOf()
+	if sep == ", " {
+		return c.list
 	}
-	return cols
+	return strings.Join(c.names, sep)
+}
+
+// columns are the totals columns of one table of measures: made once, not on every
+// append.
+type columns struct {
+	of     []*solidarity.Delivery
+	names  []string
+	list   string // "relocations, payments, alternative"
+	assign string // "relocations = ?, payments = ?, alternative = ?"
+}
+
+var cachedColumns atomic.Pointer[columns]
+
+func columnsOf() *columns {
+	ds := solidarity.Deliveries()
+	if c := cachedColumns.Load(); c != nil && slices.Equal(c.of, ds) {
+		return c
+	}
+	c := &columns{of: ds}
+	for _, d := range ds {
+		c.names = append(c.names, d.Column)
+	}
+	c.list = strings.Join(c.names, ", ")
+	c.assign = strings.Join(c.names, " = ?, ") + " = ?"
+	cachedColumns.Store(c)
+	return c
 }
 
 // amounts returns the scan targets of t's first n delivery amounts.
@@ -273,7 +304,7 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM entries`).Scan(&p.Seq); err != nil {
 		return nil, internal("totals", err)
 	}
-	cols := strings.Join(totalsColumns(), ", ")
+	cols := columnList(", ")
 	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, `+cols+` FROM totals ORDER BY cycle, state`)
 	if err != nil {
 		return nil, internal("totals", err)
@@ -342,7 +373,7 @@ func (s *Store) HeadTotals(ctx context.Context, cycle int, at time.Time) (int64,
 func totalsAt(ctx context.Context, tx *sql.Tx, cycle int, at time.Time) ([]solidarity.Totals, error) {
 	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
 	through, from, partial := ledger.SplitAt(at)
-	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, sum(`+strings.Join(totalsColumns(), "), sum(")+`)
+	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, sum(`+columnList("), sum(")+`)
 		FROM totals_daily WHERE cycle = ? AND day <= ? GROUP BY cycle, state ORDER BY state`, cycle, through)
 	if err != nil {
 		return nil, overflowOr(err, "totals")
@@ -545,7 +576,7 @@ func (v view) EntryHash(ctx context.Context, seq int64) (string, error) {
 }
 
 func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
-	rows, err := v.q.QueryContext(ctx, `SELECT cycle, state, `+strings.Join(totalsColumns(), ", ")+`
+	rows, err := v.q.QueryContext(ctx, `SELECT cycle, state, `+columnList(", ")+`
 		FROM totals WHERE cycle = ? ORDER BY state`, cycle)
 	if err != nil {
 		return nil, internal("totals", err)
