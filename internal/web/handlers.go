@@ -33,11 +33,7 @@ func (s *Server) cycle(r *http.Request) (*solidarity.Cycle, error) {
 	if err != nil {
 		return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "year", Message: fmt.Sprintf("%q is not a cycle year", r.PathValue("year"))}
 	}
-	src, err := cyclefile.ShippedSource(y)
-	if err != nil {
-		return nil, err
-	}
-	return cyclefile.Parse(fmt.Sprintf("cycles/%d.toml", y), src)
+	return s.Catalog.Cycle(y) // the server's catalog reads no file
 }
 
 // poolFor computes the pool for a request's cycle, ?method= and ?as_of=.
@@ -98,7 +94,7 @@ type CycleSummary struct {
 func (s *Server) handleCycles(w http.ResponseWriter, r *http.Request) {
 	out := []CycleSummary{}
 	for _, y := range cyclefile.Shipped() {
-		c, err := cyclefile.Open(itoa(y))
+		c, err := s.Catalog.Cycle(y)
 		if err != nil {
 			s.apiError(w, r, err)
 			return
