@@ -162,3 +162,29 @@ func TestPaceProperties(t *testing.T) {
 		}
 	})
 }
+
+// TestAddedMeasure: a measure added to the table is summed, valued at its row's
+// valuation, paced or not as its row says, and can be a state's dominant pledge, with
+// nothing in pool changed. Not parallel: it changes the table.
+func TestAddedMeasure(t *testing.T) {
+	defer solidarity.AddMeasure(solidarity.Measure{Pledge: "equipment", Unit: solidarity.EuroCents, Valuation: solidarity.AtRatio,
+		Label: "equipment"})()
+	c, k := fixture()
+	c.Pledges = []solidarity.Pledge{
+		{State: "DE", Type: "equipment", EUR: solidarity.EUR(3_000_000)}, // 150 units, not paced
+		{State: "DE", Type: solidarity.Offset, Relocations: 20},          // 20 units, paced
+		{State: "FR", Type: "equipment", EUR: solidarity.EUR(1_000_000)}, // 50 units
+	}
+	res, err := pool.Compute(c, k, "largest-remainder", time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	de := res.States[0]
+	if de.Pledged.Of("equipment") != int64(solidarity.EUR(3_000_000)) || de.PledgedUnits.Cmp(r(170, 1)) != 0 ||
+		de.Pledged.Paced(c.EURPerRelocation).Cmp(r(20, 1)) != 0 || de.Pledged.Dominant(c.EURPerRelocation) != "equipment" {
+		t.Fatalf("DE pledged %v, %s units, dominant %s", de.Pledged, de.PledgedUnits.RatString(), de.Pledged.Dominant(c.EURPerRelocation))
+	}
+	if res.Union.Pledged.Of("equipment") != int64(solidarity.EUR(4_000_000)) || res.Union.Pledged.Relocations() != 0 {
+		t.Fatalf("Union pledged %v", res.Union.Pledged)
+	}
+}
