@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
 	"sync/atomic"
 )
 
@@ -198,6 +199,23 @@ func DeliveryOf(t EntryType) (*Delivery, int, bool) {
 		}
 	}
 	return nil, -1, false
+}
+
+// Name is the short name of a delivery, its entry type up to the dot ("relocation" of
+// relocation.delivered): what the CLI's --type takes.
+func (d *Delivery) Name() string {
+	name, _, _ := strings.Cut(string(d.Type), ".")
+	return name
+}
+
+// DeliveryNamed returns the delivery whose Name is name.
+func DeliveryNamed(name string) (*Delivery, bool) {
+	for _, d := range Deliveries() {
+		if d.Name() == name {
+			return d, true
+		}
+	}
+	return nil, false
 }
 
 // Unit returns the unit of a delivery: its measures' unit.

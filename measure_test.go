@@ -40,6 +40,14 @@ func TestMeasureTable(t *testing.T) {
 			t.Errorf("%s at %d, DeliveryOf says %d", d.Type, i, j)
 		}
 	}
+	for name, want := range map[string]solidarity.EntryType{"relocation": solidarity.RelocationDelivered, "payment": solidarity.PaymentMade, "alternative": solidarity.AlternativeDelivered} {
+		if d, ok := solidarity.DeliveryNamed(name); !ok || d.Type != want {
+			t.Errorf("DeliveryNamed(%q) = %v, want %s", name, d, want)
+		}
+	}
+	if _, ok := solidarity.DeliveryNamed("offset"); ok {
+		t.Error("offset names no delivery")
+	}
 	if _, _, ok := solidarity.DeliveryOf(solidarity.OffsetReplied); ok {
 		t.Error("an offset reply is not a delivery entry")
 	}
