@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,5 +146,29 @@ func TestNewMeasureIsOneRow(t *testing.T) {
 		if s.Pace.NonFinancialPledged != "10.00" || s.Pace.NonFinancialDelivered != "4.00" {
 			t.Fatalf("DE's pace %+v, want 10 pledged and 4 delivered", s.Pace)
 		}
+	}
+}
+
+// TestCycleNamingAFileIsRefused: a cycle naming a file on the server as its dataset
+// (one that exists) is refused before it is written, created or amended: the service's
+// catalog reads no file.
+func TestCycleNamingAFileIsRefused(t *testing.T) {
+	f := newFixture(t)
+	head := func() int64 { s, _, _ := f.svc.Store.Head(context.Background()); return s }
+	before := head()
+	for _, ref := range []string{"/etc/hostname", filepath.Join(t.TempDir(), "..", "x.csv")} {
+		file := strings.Replace(testCycle, `method = "largest-remainder"`, `method = "largest-remainder"`+"\npopulation = \""+ref+"\"", 1)
+		refused := func(err error) bool {
+			return code(err) == solidarity.EINVALID && strings.Contains(err.Error(), "not a shipped dataset")
+		}
+		if _, _, err := f.svc.AmendCycle(f.coord, file, ""); !refused(err) {
+			t.Errorf("amend naming %s: %v, want %s: not a shipped dataset", ref, err, solidarity.EINVALID)
+		}
+		if _, _, err := f.svc.CreateCycle(f.coord, strings.Replace(file, "year = 2027", "year = 2028", 1), ""); !refused(err) {
+			t.Errorf("create naming %s: %v, want %s: not a shipped dataset", ref, err, solidarity.EINVALID)
+		}
+	}
+	if head() != before {
+		t.Fatal("a refused cycle was written")
 	}
 }

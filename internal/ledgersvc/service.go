@@ -127,6 +127,9 @@ func (s *Service) CreateCycle(ctx context.Context, toml, idemKey string) (*solid
 	if err != nil {
 		return nil, false, err
 	}
+	if err := s.checkDatasets(c); err != nil {
+		return nil, false, err
+	}
 	e := &solidarity.Entry{Cycle: c.Year, Type: solidarity.CycleCreated, LegalBasis: "Art. 57(1) AMMR"}
 	return s.append(ctx, idemKey, e, solidarity.CyclePayload{TOML: toml}, func(v solidarity.View, st *state) error {
 		if st.cycle != nil {
@@ -136,6 +139,20 @@ func (s *Service) CreateCycle(ctx context.Context, toml, idemKey string) (*solid
 	})
 }
 
+// checkDatasets refuses a cycle whose datasets the service's catalog does not hold.
+// The catalog resolves only shipped datasets and opens no file, so a cycle naming a
+// path on the server is refused before it is recorded, not recorded and then refused
+// on every balance.
+func (s *Service) checkDatasets(c *solidarity.Cycle) error {
+	for _, ref := range []string{c.PopulationData, c.GDPData} {
+		if _, err := s.Catalog.Dataset(ref); err != nil {
+			return &solidarity.Error{Code: solidarity.EINVALID, File: "cycle", Field: "population/gdp",
+				Message: fmt.Sprintf("dataset %q is not a shipped dataset", ref)}
+		}
+	}
+	return nil
+}
+
 // AmendCycle replaces the cycle file of an existing pool (the act amended). Coordinator only.
 func (s *Service) AmendCycle(ctx context.Context, toml, idemKey string) (*solidarity.Entry, bool, error) {
 	if err := authorize(ctx, solidarity.WriteCycle, ""); err != nil {
@@ -143,6 +160,9 @@ func (s *Service) AmendCycle(ctx context.Context, toml, idemKey string) (*solida
 	}
 	c, err := cyclefile.Parse("cycle", []byte(toml))
 	if err != nil {
+		return nil, false, err
+	}
+	if err := s.checkDatasets(c); err != nil {
 		return nil, false, err
 	}
 	e := &solidarity.Entry{Cycle: c.Year, Type: solidarity.CycleAmended, LegalBasis: "Art. 57(1) AMMR"}
