@@ -63,26 +63,6 @@ const (
 	NoPledge PledgeType = "none"
 )
 
-// PledgeTypes lists the pledge types in display order.
-func PledgeTypes() []PledgeType {
-	return []PledgeType{RelocationApplicants, RelocationBeneficiaries, Offset, Financial, Alternative, NoPledge}
-}
-
-// InUnits reports whether a pledge of type t is counted in relocations (else in EUR).
-func (t PledgeType) InUnits() bool {
-	return t == RelocationApplicants || t == RelocationBeneficiaries || t == Offset
-}
-
-// Valid reports whether t is a known pledge type.
-func (t PledgeType) Valid() bool {
-	for _, x := range PledgeTypes() {
-		if x == t {
-			return true
-		}
-	}
-	return false
-}
-
 // Pledge is a state's commitment in the Council implementing act (Art. 57(1)).
 type Pledge struct {
 	State       MemberState

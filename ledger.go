@@ -28,10 +28,11 @@ const (
 
 // EntryTypes lists every entry type.
 func EntryTypes() []EntryType {
-	return []EntryType{CycleCreated, CycleAmended, StatusDecided, PledgeMade, PledgeChanged,
+	out := []EntryType{CycleCreated, CycleAmended, StatusDecided, PledgeMade, PledgeChanged,
 		DeductionRequested, DeductionAssessed, DeductionDecided, OffsetRequested, OffsetOffered,
-		OffsetReplied, RelocationDelivered, PaymentMade, AlternativeDelivered,
-		ArrivalRegistered, CaseEvent, CasesErased, CasesResealed}
+		OffsetReplied}
+	out = append(out, DeliveryTypes()...) // one per delivery of the measures (measure.go)
+	return append(out, ArrivalRegistered, CaseEvent, CasesErased, CasesResealed)
 }
 
 // Entry is one link of the hash-chained ledger. Payload is the canonical JSON of the

@@ -46,6 +46,11 @@ type Store interface {
 	// deliveries up to at from the entries (none to read when at ends the day), so the
 	// cost does not grow with the ledger. A sum that does not fit is ECONFLICT.
 	TotalsAt(ctx context.Context, cycle int, at time.Time) ([]Totals, error)
+	// HeadTotals returns the last sequence number (0 when empty) and a cycle's
+	// delivery totals, read in one read-only snapshot: the totals of every entry
+	// (Totals) when at is zero, else as of at (TotalsAt). The balances read them so,
+	// so that the ledger head they report is the last entry their totals include.
+	HeadTotals(ctx context.Context, cycle int, at time.Time) (head int64, totals []Totals, err error)
 	View
 
 	// CreateUser adds a user; a taken name is ECONFLICT. passwordHash may be "" for
@@ -125,13 +130,12 @@ type EntryFilter struct {
 	Type     *EntryType
 }
 
-// Totals are a state's deliveries in a cycle, summed from the entries (ledger.Delta).
+// Totals are a state's deliveries in a cycle, summed from the entries (ledger.Delta):
+// one amount per delivery type of the measures (Delivered.Of).
 type Totals struct {
-	Cycle       int         `json:"cycle"`
-	State       MemberState `json:"state"`
-	Relocations int64       `json:"relocations"`
-	Payments    Cents       `json:"payments_eur_cents"`
-	Alternative Cents       `json:"alternative_eur_cents"`
+	Cycle     int         `json:"cycle"`
+	State     MemberState `json:"state"`
+	Delivered Amounts     `json:"delivered"`
 }
 
 // Projection is what a store derives from the delivery entries (ledger.Delta), read

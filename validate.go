@@ -9,19 +9,22 @@ import "fmt"
 // parser, with the same bound on relocations.
 
 // Validate checks a pledge (Art. 56(2), Art. 57(1)): a known type, and an amount in the
-// type's unit, from 1 to the bound. A pledge of nothing is its own type, NoPledge
-// ("none"), and carries no amount: a counted pledge without an amount is refused, so
-// that a forgotten flag cannot replace a pledge with nothing.
+// unit of its measure (measure.go), from 1 to the bound. A pledge of nothing is its own
+// type, NoPledge ("none"), and carries no amount: a counted pledge without an amount is
+// refused, so that a forgotten flag cannot replace a pledge with nothing.
 func (p PledgePayload) Validate() error {
-	switch {
-	case !p.Type.Valid():
-		return &Error{Code: EINVALID, Field: "type", Article: "Art. 56(2) AMMR",
-			Message: fmt.Sprintf("pledge type %q is not one of %v", p.Type, PledgeTypes())}
-	case p.Type == NoPledge:
+	if p.Type == NoPledge {
 		if p.Relocations != 0 || p.EURCents != 0 {
 			return &Error{Code: EINVALID, Field: "type", Message: "a pledge of type none carries no amount"}
 		}
-	case p.Type.InUnits():
+		return nil
+	}
+	m, ok := MeasureOf(p.Type)
+	if !ok {
+		return &Error{Code: EINVALID, Field: "type", Article: "Art. 56(2) AMMR",
+			Message: fmt.Sprintf("pledge type %q is not one of %v", p.Type, PledgeTypes())}
+	}
+	if m.Unit == Persons {
 		if p.EURCents != 0 {
 			return &Error{Code: EINVALID, Field: "eur_cents", Article: "Art. 56(2) AMMR",
 				Message: fmt.Sprintf("a %s pledge is counted in relocations, not euros", p.Type)}
@@ -31,41 +34,46 @@ func (p PledgePayload) Validate() error {
 				Message: fmt.Sprintf("a %s pledge needs a positive number of relocations (pledge type none records a pledge of nothing)", p.Type)}
 		}
 		return CheckPersons("relocations", "Art. 56(2) AMMR", p.Relocations, 1)
-	default:
-		if p.Relocations != 0 {
-			return &Error{Code: EINVALID, Field: "relocations", Article: "Art. 56(2) AMMR",
-				Message: fmt.Sprintf("a %s pledge is counted in euros, not relocations", p.Type)}
-		}
-		if p.EURCents <= 0 {
-			return &Error{Code: EINVALID, Field: "eur_cents", Article: "Art. 56(2) AMMR",
-				Message: fmt.Sprintf("a %s pledge needs a positive amount in euros (pledge type none records a pledge of nothing)", p.Type)}
-		}
-		return CheckCents("eur_cents", "Art. 56(2) AMMR", p.EURCents, 1)
 	}
-	return nil
+	if p.Relocations != 0 {
+		return &Error{Code: EINVALID, Field: "relocations", Article: "Art. 56(2) AMMR",
+			Message: fmt.Sprintf("a %s pledge is counted in euros, not relocations", p.Type)}
+	}
+	if p.EURCents <= 0 {
+		return &Error{Code: EINVALID, Field: "eur_cents", Article: "Art. 56(2) AMMR",
+			Message: fmt.Sprintf("a %s pledge needs a positive amount in euros (pledge type none records a pledge of nothing)", p.Type)}
+	}
+	return CheckCents("eur_cents", "Art. 56(2) AMMR", p.EURCents, 1)
 }
 
-// Validate checks a delivery of type t: relocations (Arts. 67–68) are a positive number
-// of persons, a payment (Art. 64) and alternative measures (Art. 65) a positive amount
-// in euro, each within the bounds.
+// Validate checks a delivery of type t (one of the measures' deliveries, measure.go):
+// a positive number of persons (relocations, Arts. 67–68) or a positive amount in euro
+// (a payment, Art. 64; alternative measures, Art. 65), each within the bounds.
 func (p DeliveryPayload) Validate(t EntryType) error {
-	switch t {
-	case RelocationDelivered:
-		if p.Relocations <= 0 || p.EURCents != 0 {
-			return &Error{Code: EINVALID, Field: "relocations", Article: "Art. 67 AMMR; Art. 68 AMMR", Message: "a relocation delivery is a positive number of persons"}
-		}
-		return CheckPersons("relocations", "Art. 67 AMMR; Art. 68 AMMR", p.Relocations, 1)
-	case PaymentMade, AlternativeDelivered:
-		article, what := "Art. 64 AMMR", "a payment is a positive amount in euro"
-		if t == AlternativeDelivered {
-			article, what = "Art. 65 AMMR", "alternative measures are valued as a positive amount in euro"
-		}
-		if p.EURCents <= 0 || p.Relocations != 0 {
-			return &Error{Code: EINVALID, Field: "eur_cents", Article: article, Message: what}
-		}
-		return CheckCents("eur_cents", article, p.EURCents, 1)
+	d, _, ok := DeliveryOf(t)
+	if !ok {
+		return &Error{Code: EINVALID, Field: "type", Message: fmt.Sprintf("%q is not a delivery", t)}
 	}
-	return &Error{Code: EINVALID, Field: "type", Message: fmt.Sprintf("%q is not a delivery", t)}
+	article := d.Article.String()
+	if d.Unit() == Persons {
+		if p.Relocations <= 0 || p.EURCents != 0 {
+			return &Error{Code: EINVALID, Field: "relocations", Article: article, Message: d.Rule}
+		}
+		return CheckPersons("relocations", article, p.Relocations, 1)
+	}
+	if p.EURCents <= 0 || p.Relocations != 0 {
+		return &Error{Code: EINVALID, Field: "eur_cents", Article: article, Message: d.Rule}
+	}
+	return CheckCents("eur_cents", article, p.EURCents, 1)
+}
+
+// Amount returns the delivery's amount in the unit of delivery type t.
+func (p DeliveryPayload) Amount(t EntryType) int64 {
+	d, _, ok := DeliveryOf(t)
+	if !ok {
+		return 0
+	}
+	return d.Unit().Amount(p.Relocations, p.EURCents)
 }
 
 // Validate checks an offset request or offer (Arts. 63, 69(1)): a positive number of

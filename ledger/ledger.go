@@ -4,6 +4,10 @@
 // Each entry's hash covers every field of the entry and the previous entry's hash, so
 // changing, removing or reordering any entry breaks every later link. Verification
 // names the first entry that does not match.
+//
+// The delivery totals the stores keep beside the chain are sums of Delta, one amount
+// per delivery type of the measures (solidarity.Deliveries); Sum, Project and
+// VerifyProjection are the reference the stores' totals must equal.
 package ledger
 
 import (
@@ -193,25 +197,18 @@ func VerifyProjection(entries iter.Seq2[*solidarity.Entry, error], p *solidarity
 	keys = slices.Compact(keys)
 	for _, k := range keys {
 		got, want := stored[k], sums[k]
-		for _, f := range []struct {
-			t         solidarity.EntryType
-			got, want int64
-		}{
-			{solidarity.RelocationDelivered, got.Relocations, want.Relocations},
-			{solidarity.PaymentMade, int64(got.Payments), int64(want.Payments)},
-			{solidarity.AlternativeDelivered, int64(got.Alternative), int64(want.Alternative)},
-		} {
-			if f.got == f.want {
+		for i, d := range solidarity.Deliveries() {
+			if got.Delivered[i] == want.Delivered[i] {
 				continue
 			}
 			v.OK = false
-			v.BadTotals = &TotalsMismatch{Cycle: k.cycle, State: k.state, Type: f.t, Day: k.day, Stored: f.got, FromEntries: f.want}
+			v.BadTotals = &TotalsMismatch{Cycle: k.cycle, State: k.state, Type: d.Type, Day: k.day, Stored: got.Delivered[i], FromEntries: want.Delivered[i]}
 			what := fmt.Sprintf("the totals projection of cycle %d, %s", k.cycle, k.state)
 			if k.day != "" {
 				what = fmt.Sprintf("the daily totals projection of cycle %d, %s on %s", k.cycle, k.state, k.day)
 			}
 			v.Problem = fmt.Sprintf("%s, %s says %d where the entries up to %d sum to %d (the totals were changed outside the ledger)",
-				what, f.t, f.got, p.Seq, f.want)
+				what, d.Type, got.Delivered[i], p.Seq, want.Delivered[i])
 			return v, nil
 		}
 	}
@@ -328,39 +325,33 @@ func AddDeliveries(totals []solidarity.Totals, es []*solidarity.Entry) ([]solida
 }
 
 // Delta returns what e adds to its state's delivery totals, and false for entries that
-// are not deliveries. Both stores update their totals with it in the append
-// transaction, so totals are always the sum over the entries.
+// are not deliveries (of any measure, measure.go). Both stores update their totals with
+// it in the append transaction, so totals are always the sum over the entries.
 func Delta(e *solidarity.Entry) (solidarity.Totals, bool, error) {
 	t := solidarity.Totals{Cycle: e.Cycle, State: e.State}
-	switch e.Type {
-	case solidarity.RelocationDelivered, solidarity.PaymentMade, solidarity.AlternativeDelivered:
-	default:
+	d, i, ok := solidarity.DeliveryOf(e.Type)
+	if !ok {
 		return t, false, nil
 	}
 	var p solidarity.DeliveryPayload
 	if err := json.Unmarshal(e.Payload, &p); err != nil {
 		return t, false, fmt.Errorf("ledger: entry %d: bad delivery payload: %w", e.Seq, err)
 	}
-	switch e.Type {
-	case solidarity.RelocationDelivered:
-		t.Relocations = p.Relocations
-	case solidarity.PaymentMade:
-		t.Payments = p.EURCents
-	case solidarity.AlternativeDelivered:
-		t.Alternative = p.EURCents
-	}
+	t.Delivered[i] = d.Unit().Amount(p.Relocations, p.EURCents)
 	return t, true, nil
 }
 
 // AddTotals returns t with the delivery d added (its cycle and state from d), and
 // false when a total would not fit an int64: an overflow is refused, never wrapped.
 func AddTotals(t, d solidarity.Totals) (solidarity.Totals, bool) {
-	var ok [3]bool
 	t.Cycle, t.State = d.Cycle, d.State
-	t.Relocations, ok[0] = solidarity.AddChecked(t.Relocations, d.Relocations)
-	t.Payments, ok[1] = solidarity.AddChecked(t.Payments, d.Payments)
-	t.Alternative, ok[2] = solidarity.AddChecked(t.Alternative, d.Alternative)
-	return t, ok == [3]bool{true, true, true}
+	fits := true
+	for i := range t.Delivered {
+		var ok bool
+		t.Delivered[i], ok = solidarity.AddChecked(t.Delivered[i], d.Delivered[i])
+		fits = fits && ok
+	}
+	return t, fits
 }
 
 // Sum folds entries into delivery totals per (cycle, state): the reference the stores'

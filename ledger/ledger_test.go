@@ -119,10 +119,10 @@ func TestDeltaAndSum(t *testing.T) {
 			if !ok {
 				t.Fatal("a delivery is not a delta")
 			}
-			total += d.Relocations
+			total += d.Delivered.Of(solidarity.RelocationDelivered)
 		}
 		for _, v := range sum {
-			got += v.Relocations
+			got += v.Delivered.Of(solidarity.RelocationDelivered)
 		}
 		if got != total {
 			t.Fatalf("sum %d, deltas %d", got, total)

@@ -47,16 +47,17 @@ func TestVerifyProjection(t *testing.T) {
 				bad.Totals, bad.Daily = p.Totals, slices.Clone(p.Daily)
 				for j := range bad.Daily {
 					if bad.Daily[j].Cycle == p.Totals[i].Cycle && bad.Daily[j].State == p.Totals[i].State {
-						bad.Daily[j].Relocations++
+						bad.Daily[j].Delivered.Set(solidarity.RelocationDelivered, bad.Daily[j].Delivered.Of(solidarity.RelocationDelivered)+1)
 						break
 					}
 				}
 			} else {
-				bad.Totals[i].Relocations += rapid.SampledFrom([]int64{-1, 1, 1000}).Draw(t, "delta")
+				r := &bad.Totals[i].Delivered
+				r.Set(solidarity.RelocationDelivered, r.Of(solidarity.RelocationDelivered)+rapid.SampledFrom([]int64{-1, 1, 1000}).Draw(t, "delta"))
 			}
 			want = p.Totals[i]
 		default:
-			want = solidarity.Totals{Cycle: 1999, State: "XX", Alternative: 5}
+			want = solidarity.Totals{Cycle: 1999, State: "XX", Delivered: solidarity.Amounts{}.With(solidarity.AlternativeDelivered, 5)}
 			bad.Totals = append(slices.Clone(p.Totals), want)
 			daily = false
 		}
@@ -83,11 +84,11 @@ func TestVerifyProjectionBeyondHead(t *testing.T) {
 
 // Sums of delivery totals never wrap: AddTotals and Sum report the overflow.
 func TestTotalsOverflow(t *testing.T) {
-	a := solidarity.Totals{Cycle: 2026, State: "DE", Payments: math.MaxInt64 - 1}
-	if _, ok := ledger.AddTotals(a, solidarity.Totals{Cycle: 2026, State: "DE", Payments: 1}); !ok {
+	a := solidarity.Totals{Cycle: 2026, State: "DE", Delivered: solidarity.Amounts{}.With(solidarity.PaymentMade, math.MaxInt64-1)}
+	if _, ok := ledger.AddTotals(a, solidarity.Totals{Cycle: 2026, State: "DE", Delivered: solidarity.Amounts{}.With(solidarity.PaymentMade, 1)}); !ok {
 		t.Fatal("MaxInt64 does not fit")
 	}
-	if _, ok := ledger.AddTotals(a, solidarity.Totals{Cycle: 2026, State: "DE", Payments: 2}); ok {
+	if _, ok := ledger.AddTotals(a, solidarity.Totals{Cycle: 2026, State: "DE", Delivered: solidarity.Amounts{}.With(solidarity.PaymentMade, 2)}); ok {
 		t.Fatal("MaxInt64 + 1 fits")
 	}
 	var es []*solidarity.Entry

@@ -48,8 +48,10 @@ func TestPledgeSumsExactOrRefused(t *testing.T) {
 			return
 		}
 		u := res.Union.Pledged
-		got := map[solidarity.PledgeType]int64{solidarity.RelocationApplicants: u.RelocationApplicants, solidarity.RelocationBeneficiaries: u.RelocationBeneficiaries,
-			solidarity.Offset: u.Offsets, solidarity.Financial: int64(u.Financial), solidarity.Alternative: int64(u.Alternative)}
+		got := map[solidarity.PledgeType]int64{}
+		for _, ty := range types {
+			got[ty] = u.Of(ty)
+		}
 		for ty, want := range exact {
 			if !want.IsInt64() || got[ty] != want.Int64() {
 				t.Fatalf("Union %s pledges %d, exact %v", ty, got[ty], want)

@@ -5,6 +5,10 @@
 //
 // Compute is pure: a cycle and a key in, a result out. Unknown pledges stay unknown:
 // every derived figure that would need them is reported as unknown, never as zero.
+// Pledges are summed and valued by the table of measures (solidarity.Measures).
+//
+//	pool.go     Compute, in the order of the law, and Pledged
+//	balance.go  what deliveries add: Outstanding, Elapsed and the Art. 60(3) PaceOf
 package pool
 
 import (
@@ -34,67 +38,102 @@ func tri(b bool) Tri {
 	return No
 }
 
-// Pledged is a state's pledges summed by type.
+// Pledged is a state's pledges summed by type: one amount per measure, in the order
+// of solidarity.Measures, each in its measure's unit.
 type Pledged struct {
-	RelocationApplicants    int64
-	RelocationBeneficiaries int64
-	Offsets                 int64
-	Financial               solidarity.Cents
-	Alternative             solidarity.Cents
+	amounts [solidarity.MaxMeasures]int64
 }
 
-// Relocations returns relocation pledges of both kinds (Art. 56(2)(a)). Compute
-// refuses pledges whose sums do not fit an int64 (checkSums), so for a computed pool the
-// sum is exact.
-func (p Pledged) Relocations() int64 { return p.RelocationApplicants + p.RelocationBeneficiaries }
+// Of returns the pledges of type t (0 for NoPledge and unknown types).
+func (p Pledged) Of(t solidarity.PledgeType) int64 {
+	if i := solidarity.MeasureIndex(t); i >= 0 {
+		return p.amounts[i]
+	}
+	return 0
+}
+
+// Relocations returns the relocation pledges (Art. 56(2)(a): the measures marked
+// Relocation). Compute refuses pledges whose sums do not fit an int64 (checkSums), so
+// for a computed pool the sum is exact.
+func (p Pledged) Relocations() int64 {
+	var n int64
+	for i, m := range solidarity.Measures() {
+		if m.Relocation {
+			n += p.amounts[i]
+		}
+	}
+	return n
+}
 
 // add adds q to p, and reports false when a sum does not fit an int64.
 func (p *Pledged) add(q Pledged) bool {
-	var ok [5]bool
-	p.RelocationApplicants, ok[0] = solidarity.AddChecked(p.RelocationApplicants, q.RelocationApplicants)
-	p.RelocationBeneficiaries, ok[1] = solidarity.AddChecked(p.RelocationBeneficiaries, q.RelocationBeneficiaries)
-	p.Offsets, ok[2] = solidarity.AddChecked(p.Offsets, q.Offsets)
-	p.Financial, ok[3] = solidarity.AddChecked(p.Financial, q.Financial)
-	p.Alternative, ok[4] = solidarity.AddChecked(p.Alternative, q.Alternative)
-	return ok == [5]bool{true, true, true, true, true} && p.checkSums()
+	fits := true
+	for i := range p.amounts {
+		var ok bool
+		p.amounts[i], ok = solidarity.AddChecked(p.amounts[i], q.amounts[i])
+		fits = fits && ok
+	}
+	return fits && p.checkSums()
 }
 
-// checkSums reports whether the sums that Relocations and Units take fit an int64.
+// addPledge adds one pledge to p, and reports false when a sum does not fit an int64.
+func (p *Pledged) addPledge(pl solidarity.Pledge) bool {
+	i := solidarity.MeasureIndex(pl.Type)
+	if i < 0 {
+		return true // NoPledge: known, and nothing
+	}
+	var one Pledged
+	one.amounts[i] = pl.Amount()
+	return p.add(one)
+}
+
+// checkSums reports whether the sums of each unit, which Relocations and Units take,
+// fit an int64.
 func (p Pledged) checkSums() bool {
-	_, ok1 := solidarity.SumChecked(p.RelocationApplicants, p.RelocationBeneficiaries, p.Offsets)
-	_, ok2 := solidarity.AddChecked(p.Financial, p.Alternative)
-	return ok1 && ok2
+	var persons, cents int64
+	for i, m := range solidarity.Measures() {
+		sum := &persons
+		if m.Unit == solidarity.EuroCents {
+			sum = &cents
+		}
+		var ok bool
+		if *sum, ok = solidarity.AddChecked(*sum, p.amounts[i]); !ok {
+			return false
+		}
+	}
+	return true
 }
 
-// Units values the pledges in relocation-equivalents. The types are of equal value
-// (Art. 56(2)); euro amounts convert at the cycle's ratio (Art. 12(2), recital 15).
-// Alternative measures are valued in EUR at the same ratio: a working assumption
-// (spec rule 17, tag R/U).
+// Units values the pledges in relocation-equivalents, each at its measure's valuation:
+// the types are of equal value (Art. 56(2)); euro amounts convert at the cycle's ratio
+// (Art. 12(2), recital 15).
 func (p Pledged) Units(eurPerRelocation solidarity.Cents) *big.Rat {
-	u := new(big.Rat).SetInt64(p.RelocationApplicants)
-	u.Add(u, new(big.Rat).SetInt64(p.RelocationBeneficiaries))
-	u.Add(u, new(big.Rat).SetInt64(p.Offsets))
-	money := new(big.Rat).SetInt64(int64(p.Financial))
-	money.Add(money, new(big.Rat).SetInt64(int64(p.Alternative)))
-	u.Add(u, money.Quo(money, new(big.Rat).SetInt64(int64(eurPerRelocation))))
+	u := new(big.Rat)
+	for i, m := range solidarity.Measures() {
+		u.Add(u, m.Value(p.amounts[i], eurPerRelocation))
+	}
 	return u
 }
 
-// Dominant returns the pledge type with the largest value, or NoPledge.
+// Paced values the pledges that Art. 60(3) paces (the measures marked Paced) in
+// relocation-equivalents: what is to be implemented in proportion over the year.
+func (p Pledged) Paced(eurPerRelocation solidarity.Cents) *big.Rat {
+	u := new(big.Rat)
+	for i, m := range solidarity.Measures() {
+		if m.Paced {
+			u.Add(u, m.Value(p.amounts[i], eurPerRelocation))
+		}
+	}
+	return u
+}
+
+// Dominant returns the pledge type with the largest value, or NoPledge; of equal
+// values, the first in the table.
 func (p Pledged) Dominant(eurPerRelocation solidarity.Cents) solidarity.PledgeType {
 	best, bestV := solidarity.NoPledge, new(big.Rat)
-	for _, c := range []struct {
-		t solidarity.PledgeType
-		v *big.Rat
-	}{
-		{solidarity.RelocationApplicants, big.NewRat(p.RelocationApplicants, 1)},
-		{solidarity.RelocationBeneficiaries, big.NewRat(p.RelocationBeneficiaries, 1)},
-		{solidarity.Offset, big.NewRat(p.Offsets, 1)},
-		{solidarity.Financial, big.NewRat(int64(p.Financial), int64(eurPerRelocation))},
-		{solidarity.Alternative, big.NewRat(int64(p.Alternative), int64(eurPerRelocation))},
-	} {
-		if c.v.Cmp(bestV) > 0 {
-			best, bestV = c.t, c.v
+	for i, m := range solidarity.Measures() {
+		if v := m.Value(p.amounts[i], eurPerRelocation); v.Cmp(bestV) > 0 {
+			best, bestV = m.Pledge, v
 		}
 	}
 	return best
@@ -167,7 +206,9 @@ type Result struct {
 var Art63Ratio = big.NewRat(1, 2)
 
 // Compute computes the pool of c over key k with method m, counting the deductions
-// dated on or before asOf (all of them when asOf is zero).
+// dated on or before asOf (all of them when asOf is zero). It goes in the order of the
+// law: fair shares (Art. 66), deductions (Arts. 61–62) and obligations, pledges
+// (Art. 56(2), Art. 57(1)) and their coverage, and the offset conditions (Art. 63).
 func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time) (*Result, error) {
 	if err := check(c, k); err != nil {
 		return nil, err
@@ -188,126 +229,137 @@ func Compute(c *solidarity.Cycle, k *key.Key, m apportion.Method, asOf time.Time
 	if c.SARShare != nil {
 		u.SARRelocations = new(big.Rat).Mul(c.SARShare, big.NewRat(c.Reference.Relocations, 1))
 	}
-
 	for i, sh := range k.Shares {
 		s := State{State: sh.State, Key: sh, Quota: quotas[i], Status: c.Statuses[sh.State], FairShare: fair[i]}
-		var ok1, ok2, ok3 bool
-		s.FairShareEUR, ok1 = solidarity.MulChecked(solidarity.Cents(fair[i]), c.EURPerRelocation)
-		u.FairShareTotal, ok2 = solidarity.AddChecked(u.FairShareTotal, s.FairShare)
-		u.FairShareEURTotal, ok3 = solidarity.AddChecked(u.FairShareEURTotal, s.FairShareEUR)
-		if !ok1 || !ok2 || !ok3 {
-			return nil, overflow(c, "fair shares in euro")
+		if err := s.fairShare(c, u); err != nil {
+			return nil, err
 		}
-
-		fairR := big.NewRat(s.FairShare, 1)
-		s.Deducted = new(big.Rat)
-		for _, d := range c.Deductions {
-			if d.State != s.State || (!asOf.IsZero() && d.Date.After(asOf)) {
-				continue
-			}
-			s.Deductions = append(s.Deductions, d)
-			switch {
-			case d.Full:
-				s.Deducted.Set(fairR)
-			case d.Fraction != nil:
-				s.Deducted.Add(s.Deducted, new(big.Rat).Mul(d.Fraction, fairR))
-			default:
-				s.Deducted.Add(s.Deducted, big.NewRat(d.Relocations, 1))
-			}
-		}
-		if s.Deducted.Cmp(fairR) > 0 {
-			s.Deducted.Set(fairR)
-		}
-		s.Obligation = new(big.Rat).Sub(fairR, s.Deducted)
-		if s.Status.Benefitting {
-			s.Obligation.SetInt64(0)
-		}
+		s.deduct(c.Deductions, asOf)
 		u.ObligationTotal.Add(u.ObligationTotal, s.Obligation)
-
-		for _, p := range c.Pledges {
-			// A pledge dated after the as-of day is not yet part of the pool.
-			if p.State != s.State || (!asOf.IsZero() && !p.Date.IsZero() && p.Date.After(asOf)) {
-				continue
-			}
-			s.PledgeKnown = true
-			s.Pledges = append(s.Pledges, p)
-			var one Pledged
-			switch p.Type {
-			case solidarity.RelocationApplicants:
-				one.RelocationApplicants = p.Relocations
-			case solidarity.RelocationBeneficiaries:
-				one.RelocationBeneficiaries = p.Relocations
-			case solidarity.Offset:
-				one.Offsets = p.Relocations
-			case solidarity.Financial:
-				one.Financial = p.EUR
-			case solidarity.Alternative:
-				one.Alternative = p.EUR
-			}
-			if !s.Pledged.add(one) {
-				return nil, overflow(c, fmt.Sprintf("%s's pledges", s.State))
-			}
-		}
-		s.MayOfferOffsets, s.OwnRelocationHalf = Unknown, Unknown
-		if s.PledgeKnown {
-			s.PledgedUnits = s.Pledged.Units(c.EURPerRelocation)
-			if s.Obligation.Sign() > 0 {
-				s.Coverage = new(big.Rat).Quo(s.PledgedUnits, s.Obligation)
-			}
-			s.Shortfall = new(big.Rat).Sub(s.Obligation, s.PledgedUnits)
-			if s.Shortfall.Sign() < 0 {
-				s.Shortfall.SetInt64(0)
-			}
-			// Art. 63(2)(b): relocation pledge ≥ 50 % of the mandatory fair share.
-			half := new(big.Rat).Mul(Art63Ratio, fairR)
-			s.OwnRelocationHalf = tri(new(big.Rat).SetInt64(s.Pledged.Relocations()).Cmp(half) >= 0)
-			// Art. 63(1) counts the Union's relocation pledges: a sum that wrapped
-			// would flip the condition (issue 12), so it is checked.
-			if !u.Pledged.add(s.Pledged) {
-				return nil, overflow(c, "the Union's pledges")
-			}
-		} else {
-			u.UnknownPledges = append(u.UnknownPledges, s.State)
-			if s.Obligation.Sign() == 0 {
-				// Nothing to implement: the shortfall is zero whatever was pledged.
-				s.Shortfall = new(big.Rat)
-			}
+		if err := s.pledge(c, asOf, u); err != nil {
+			return nil, err
 		}
 		r.States = append(r.States, s)
 	}
 	u.PledgedUnits = u.Pledged.Units(c.EURPerRelocation)
-
-	// Art. 63(1): the benefitting states may request offsets once relocation pledges in
-	// the act reach half the Commission-proposed number. Known pledges that already
-	// reach it settle the question; otherwise unknown pledges leave it open.
-	// Without the Commission's number (it is not always public) the question is open.
-	switch {
-	case u.OffsetThreshold == nil:
-		u.BenefittingMayRequest = Unknown
-	case big.NewRat(u.Pledged.Relocations(), 1).Cmp(u.OffsetThreshold) >= 0:
-		u.BenefittingMayRequest = Yes
-	case len(u.UnknownPledges) > 0:
-		u.BenefittingMayRequest = Unknown
-	default:
-		u.BenefittingMayRequest = No
-	}
+	u.BenefittingMayRequest = u.art63_1()
 	for i := range r.States {
-		s := &r.States[i]
-		switch {
-		case s.Status.Benefitting:
-			// Art. 63(2) is a contributing state's option; a benefitting state requests
-			// offsets under 63(1) instead.
-			s.MayOfferOffsets = No
-		case u.BenefittingMayRequest == Yes || s.OwnRelocationHalf == Yes:
-			s.MayOfferOffsets = Yes
-		case u.BenefittingMayRequest == Unknown || s.OwnRelocationHalf == Unknown:
-			s.MayOfferOffsets = Unknown
-		default:
-			s.MayOfferOffsets = No
-		}
+		r.States[i].MayOfferOffsets = r.States[i].art63_2(u.BenefittingMayRequest)
 	}
 	r.Notes = notes(c, r)
 	return r, nil
+}
+
+// fairShare sets the fair share in euro (Art. 66, spec §3) and adds both figures to
+// the Union's totals, refusing sums beyond an int64.
+func (s *State) fairShare(c *solidarity.Cycle, u *Union) error {
+	var ok1, ok2, ok3 bool
+	s.FairShareEUR, ok1 = solidarity.MulChecked(solidarity.Cents(s.FairShare), c.EURPerRelocation)
+	u.FairShareTotal, ok2 = solidarity.AddChecked(u.FairShareTotal, s.FairShare)
+	u.FairShareEURTotal, ok3 = solidarity.AddChecked(u.FairShareEURTotal, s.FairShareEUR)
+	if !ok1 || !ok2 || !ok3 {
+		return overflow(c, "fair shares in euro")
+	}
+	return nil
+}
+
+// deduct applies the deductions of s in force at asOf (Arts. 61(4), 62), capped at the
+// fair share, and sets the obligation: the fair share less them, and zero while s is a
+// benefitting state.
+func (s *State) deduct(deductions []solidarity.Deduction, asOf time.Time) {
+	fairR := big.NewRat(s.FairShare, 1)
+	s.Deducted = new(big.Rat)
+	for _, d := range deductions {
+		if d.State != s.State || (!asOf.IsZero() && d.Date.After(asOf)) {
+			continue
+		}
+		s.Deductions = append(s.Deductions, d)
+		switch {
+		case d.Full:
+			s.Deducted.Set(fairR)
+		case d.Fraction != nil:
+			s.Deducted.Add(s.Deducted, new(big.Rat).Mul(d.Fraction, fairR))
+		default:
+			s.Deducted.Add(s.Deducted, big.NewRat(d.Relocations, 1))
+		}
+	}
+	if s.Deducted.Cmp(fairR) > 0 {
+		s.Deducted.Set(fairR)
+	}
+	s.Obligation = new(big.Rat).Sub(fairR, s.Deducted)
+	if s.Status.Benefitting {
+		s.Obligation.SetInt64(0)
+	}
+}
+
+// pledge sums the pledges of s made by asOf, and from them its units, coverage,
+// shortfall and the Art. 63(2)(b) condition; known pledges add to the Union's.
+func (s *State) pledge(c *solidarity.Cycle, asOf time.Time, u *Union) error {
+	for _, p := range c.Pledges {
+		// A pledge dated after the as-of day is not yet part of the pool.
+		if p.State != s.State || (!asOf.IsZero() && !p.Date.IsZero() && p.Date.After(asOf)) {
+			continue
+		}
+		s.PledgeKnown = true
+		s.Pledges = append(s.Pledges, p)
+		if !s.Pledged.addPledge(p) {
+			return overflow(c, fmt.Sprintf("%s's pledges", s.State))
+		}
+	}
+	s.MayOfferOffsets, s.OwnRelocationHalf = Unknown, Unknown
+	if !s.PledgeKnown {
+		u.UnknownPledges = append(u.UnknownPledges, s.State)
+		if s.Obligation.Sign() == 0 {
+			// Nothing to implement: the shortfall is zero whatever was pledged.
+			s.Shortfall = new(big.Rat)
+		}
+		return nil
+	}
+	s.PledgedUnits = s.Pledged.Units(c.EURPerRelocation)
+	if s.Obligation.Sign() > 0 {
+		s.Coverage = new(big.Rat).Quo(s.PledgedUnits, s.Obligation)
+	}
+	s.Shortfall = Outstanding(s.Obligation, s.PledgedUnits)
+	// Art. 63(2)(b): relocation pledge ≥ 50 % of the mandatory fair share.
+	half := new(big.Rat).Mul(Art63Ratio, big.NewRat(s.FairShare, 1))
+	s.OwnRelocationHalf = tri(new(big.Rat).SetInt64(s.Pledged.Relocations()).Cmp(half) >= 0)
+	// Art. 63(1) counts the Union's relocation pledges: a sum that wrapped would flip
+	// the condition (issue 12), so it is checked.
+	if !u.Pledged.add(s.Pledged) {
+		return overflow(c, "the Union's pledges")
+	}
+	return nil
+}
+
+// art63_1 is Art. 63(1): the benefitting states may request offsets once relocation
+// pledges in the act reach half the Commission-proposed number. Known pledges that
+// already reach it settle the question; otherwise unknown pledges leave it open.
+// Without the Commission's number (it is not always public) the question is open.
+func (u *Union) art63_1() Tri {
+	switch {
+	case u.OffsetThreshold == nil:
+		return Unknown
+	case big.NewRat(u.Pledged.Relocations(), 1).Cmp(u.OffsetThreshold) >= 0:
+		return Yes
+	case len(u.UnknownPledges) > 0:
+		return Unknown
+	}
+	return No
+}
+
+// art63_2 is Art. 63(2): a contributing state may offer offsets when the Union
+// condition of 63(1) holds or (b) its own relocation pledge is half its fair share. A
+// benefitting state requests offsets under 63(1) instead, so never offers them.
+func (s *State) art63_2(benefittingMayRequest Tri) Tri {
+	switch {
+	case s.Status.Benefitting:
+		return No
+	case benefittingMayRequest == Yes || s.OwnRelocationHalf == Yes:
+		return Yes
+	case benefittingMayRequest == Unknown || s.OwnRelocationHalf == Unknown:
+		return Unknown
+	}
+	return No
 }
 
 func notes(c *solidarity.Cycle, r *Result) []string {

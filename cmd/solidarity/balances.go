@@ -8,7 +8,7 @@ import (
 
 	"solidarity"
 	"solidarity/internal/app"
-	"solidarity/internal/ledgersvc"
+	"solidarity/internal/report"
 )
 
 // runBalances prints who owes what: a cycle's balances as of a day or now.
@@ -29,8 +29,8 @@ func runBalances(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *year == 0 {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--cycle", Message: "name the cycle year"}
 	}
-	// The day counts to its end, as on the API and the pages (ledgersvc.ParseAsOf).
-	when, err := ledgersvc.ParseAsOf(*asOf)
+	// The day counts to its end, as on the API and the pages (solidarity.ParseAsOf).
+	when, err := solidarity.ParseAsOf(*asOf)
 	if err != nil {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--as-of", Message: "want YYYY-MM-DD"}
 	}
@@ -46,7 +46,7 @@ func runBalances(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return writeBalances(stdout, b, *format)
 }
 
-func writeBalances(w io.Writer, b *ledgersvc.Balances, format string) error {
+func writeBalances(w io.Writer, b *report.Balances, format string) error {
 	if format == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -75,7 +75,7 @@ func runDataList(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintln(tw, "ID\tINDICATOR\tWITH FIGURE\tMISSING\tCOMPLETE\tVINTAGE")
 	list := refdata.Builtin()
 	matches, _ := filepath.Glob(filepath.Join(*dir, "*.csv"))
-	cat := &catalog.Catalog{DataDir: *dir}
+	cat := &catalog.Files{DataDir: *dir}
 	for _, m := range matches {
 		if d, err := cat.Dataset(m); err == nil {
 			list = append(list, d)
@@ -102,7 +102,7 @@ func runDataShow(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return solidarity.Errorf(solidarity.EINVALID, "data show takes one dataset id or file")
 	}
-	d, err := (&catalog.Catalog{DataDir: *dir}).Dataset(fs.Arg(0))
+	d, err := (&catalog.Files{DataDir: *dir}).Dataset(fs.Arg(0))
 	if err != nil {
 		return err
 	}

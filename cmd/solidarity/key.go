@@ -88,7 +88,7 @@ func runKey(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	cat := &catalog.Catalog{DataDir: *dataDir}
+	cat := &catalog.Files{DataDir: *dataDir}
 	k, p, g, err := cat.Key(catalog.KeyRequest{Participating: states, Population: *pop, GDP: *gdp})
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"solidarity/internal/ledgersvc"
+	"solidarity/internal/report"
 )
 
 // Issue 12 §2 and §3 on the command line: a pledge without an amount, a delivery of
@@ -41,7 +41,7 @@ func TestCLIRefusesWhatWouldBreakTheCycle(t *testing.T) {
 	refused("eur", "deliver", "--cycle", "2027", "--state", "DE", "--type", "payment", "--eur", "10000000000000000.01", "--over-delivery")
 	must("pledge", "add", "--cycle", "2027", "--state", "FR", "--type", "none")
 
-	var b ledgersvc.Balances
+	var b report.Balances
 	if err := json.Unmarshal([]byte(must("balances", "--cycle", "2027", "--format", "json")), &b); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestCLIBalancesAsOf(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: %s", args, errs)
 		}
-		var b ledgersvc.Balances
+		var b report.Balances
 		if err := json.Unmarshal([]byte(out), &b); err != nil {
 			t.Fatal(err)
 		}

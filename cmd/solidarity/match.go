@@ -288,7 +288,7 @@ func runMatchGenerate(args []string, stdout, stderr io.Writer) error {
 	case *must < 0 || *must > 1:
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--must", Message: "want a fraction 0…1"}
 	}
-	cat := &catalog.Catalog{DataDir: *dataDir}
+	cat := &catalog.Files{DataDir: *dataDir}
 	k, _, _, err := cat.Key(catalog.KeyRequest{})
 	if err != nil {
 		return err

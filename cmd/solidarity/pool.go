@@ -44,14 +44,14 @@ func runPool(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--as-of", Message: "want a date as YYYY-MM-DD"}
 		}
 	}
-	cat := &catalog.Catalog{DataDir: *dataDir}
+	cat := &catalog.Files{DataDir: *dataDir}
 	cy, err := cat.Cycle(*cycleArg)
 	if err != nil {
 		return err
 	}
-	p, _, err := cat.Pool(catalog.PoolRequest{Cycle: cy, Method: *method, AsOf: when})
+	p, err := cat.Pool(catalog.PoolRequest{Cycle: cy, Method: *method, AsOf: when})
 	if err != nil {
 		return err
 	}
-	return p.Write(stdout, f)
+	return report.FromPool(p.Result, p.Population, p.GDP, p.Warnings).Write(stdout, f)
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"flag"
 	"os"
+	"time"
 
 	"solidarity"
 	"solidarity/internal/app"
 	"solidarity/internal/casesvc"
 	"solidarity/internal/client"
 	"solidarity/internal/ledgersvc"
+	"solidarity/internal/report"
 	"solidarity/ledger"
 )
 
@@ -41,7 +43,20 @@ func (t *target) client() *client.Client {
 // the client of a server.
 type ledgerAPI interface {
 	solidarity.LedgerService
-	solidarity.LedgerReader[*ledgersvc.Balances, *ledger.Verification]
+	solidarity.LedgerReader[*report.Balances, *ledger.Verification]
+}
+
+// localLedger is the ledger service as a command prints it: the exact balances
+// rendered as the server publishes them (report.FromBalances), so that a local and a
+// remote command print the same.
+type localLedger struct{ *ledgersvc.Service }
+
+func (l localLedger) Balances(ctx context.Context, year int, asOf time.Time) (*report.Balances, error) {
+	b, err := l.Service.Balances(ctx, year, asOf)
+	if err != nil {
+		return nil, err
+	}
+	return report.FromBalances(b), nil
 }
 
 // deadlineAPI is the deadline view and the consequences of missed limits, local or
@@ -59,7 +74,7 @@ func (t *target) ledger(ctx context.Context, m app.Mode) (ledgerAPI, context.Con
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return db.ledger, db.ctx, db.close, nil
+	return localLedger{db.ledger}, db.ctx, db.close, nil
 }
 
 // deadlines is ledger for the deadline commands.

@@ -85,8 +85,8 @@ func seeded(t *testing.T, dsn string) (*ledgersvc.Service, *casesvc.Service) {
 		t.Error("the real 2026 cycle is marked demonstration")
 	}
 	for _, st := range real.States {
-		if st.Delivered.Relocations != 0 {
-			t.Errorf("the real 2026 cycle counts %d relocations delivered by %s", st.Delivered.Relocations, st.State)
+		if n := st.Delivered.Totals.Of(solidarity.RelocationDelivered); n != 0 {
+			t.Errorf("the real 2026 cycle counts %d relocations delivered by %s", n, st.State)
 		}
 	}
 	for _, e := range mustEntries(t, svc, 2026) {
@@ -102,7 +102,7 @@ func seeded(t *testing.T, dsn string) (*ledgersvc.Service, *casesvc.Service) {
 	}
 	delivered := map[solidarity.MemberState]int64{}
 	for _, st := range b.States {
-		delivered[solidarity.MemberState(st.State)] = st.Delivered.Relocations
+		delivered[st.State] = st.Delivered.Totals.Of(solidarity.RelocationDelivered)
 	}
 	var moved int64
 	for _, p := range app.DiciottiPledges {

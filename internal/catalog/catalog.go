@@ -1,6 +1,16 @@
 // Package catalog is the read side of solidarity before a database exists: it finds
-// reference datasets (shipped, imported or given as files) and cycles (shipped or
-// files), and computes keys and pools from them for the CLI and the web server alike.
+// reference datasets and cycles, and computes keys and pools from them for the CLI, the
+// web server and the ledger service alike. It returns the computed, exact results
+// (key.Key, pool.Result); rendering them is package report's, at the edges.
+//
+// Two catalogs, so that who may read files is a type, not a careful caller:
+//
+//   - Catalog resolves only what the binary embeds (the shipped datasets and cycles).
+//     It opens no file: the server and the ledger service use it, so a cycle recorded
+//     in the ledger that names a path on the server as its dataset is refused, never
+//     read.
+//   - Files also reads datasets saved by `solidarity data import` and files named by
+//     path, and cycle files: the CLI's, on the operator's own machine.
 package catalog
 
 import (
@@ -16,14 +26,49 @@ import (
 	"solidarity/internal/cyclefile"
 	"solidarity/internal/eurostat"
 	"solidarity/internal/refdata"
-	"solidarity/internal/report"
 	"solidarity/key"
 	"solidarity/pool"
 )
 
-// Catalog resolves names of datasets and cycles. The zero value uses only what the
-// binary embeds.
-type Catalog struct {
+// datasets resolves a dataset reference: what Key and Pool need of a catalog.
+type datasets interface {
+	Dataset(ref string) (*solidarity.Dataset, error)
+}
+
+// Catalog resolves the datasets and cycles the binary embeds, and nothing else: it
+// cannot open a path. The zero value is ready to use.
+type Catalog struct{}
+
+// Dataset resolves ref as a shipped dataset id; anything else is ENOTFOUND, whether or
+// not a file of that name exists.
+func (*Catalog) Dataset(ref string) (*solidarity.Dataset, error) {
+	if d, ok := refdata.Lookup(ref); ok {
+		return d, nil
+	}
+	return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "dataset",
+		Message: fmt.Sprintf("no shipped dataset %q (%s)", ref, strings.Join(refdata.IDs(), ", "))}
+}
+
+// Cycle resolves a shipped cycle by its year.
+func (*Catalog) Cycle(year int) (*solidarity.Cycle, error) {
+	src, err := cyclefile.ShippedSource(year)
+	if err != nil {
+		return nil, err
+	}
+	return cyclefile.Parse(fmt.Sprintf("cycles/%d.toml", year), src)
+}
+
+// Key computes the Art. 66 reference key from shipped datasets.
+func (c *Catalog) Key(req KeyRequest) (*key.Key, *solidarity.Dataset, *solidarity.Dataset, error) {
+	return computeKey(c, req)
+}
+
+// Pool computes the pool of a cycle on shipped datasets.
+func (c *Catalog) Pool(req PoolRequest) (*Pool, error) { return computePool(c, req) }
+
+// Files is a catalog that also reads files: datasets saved in DataDir and datasets and
+// cycles named by path. Only the CLI uses it. The zero value reads no DataDir.
+type Files struct {
 	// DataDir holds datasets saved by `solidarity data import`; "" for none.
 	DataDir string
 
@@ -33,7 +78,7 @@ type Catalog struct {
 
 // Dataset resolves ref: a shipped dataset id, an id of a dataset in DataDir, or a path
 // to a file in our provenance CSV or any Eurostat format.
-func (c *Catalog) Dataset(ref string) (*solidarity.Dataset, error) {
+func (c *Files) Dataset(ref string) (*solidarity.Dataset, error) {
 	if d, ok := refdata.Lookup(ref); ok {
 		return d, nil
 	}
@@ -74,7 +119,15 @@ func fileExists(p string) bool {
 }
 
 // Cycle resolves a --cycle argument: a shipped year or a TOML file.
-func (c *Catalog) Cycle(arg string) (*solidarity.Cycle, error) { return cyclefile.Open(arg) }
+func (c *Files) Cycle(arg string) (*solidarity.Cycle, error) { return cyclefile.Open(arg) }
+
+// Key computes the Art. 66 reference key and returns it with the datasets it used.
+func (c *Files) Key(req KeyRequest) (*key.Key, *solidarity.Dataset, *solidarity.Dataset, error) {
+	return computeKey(c, req)
+}
+
+// Pool computes the pool of a cycle.
+func (c *Files) Pool(req PoolRequest) (*Pool, error) { return computePool(c, req) }
 
 // KeyRequest selects the inputs of a reference key.
 type KeyRequest struct {
@@ -83,8 +136,7 @@ type KeyRequest struct {
 	GDP           string
 }
 
-// Key computes the Art. 66 reference key and returns it with the datasets it used.
-func (c *Catalog) Key(req KeyRequest) (*key.Key, *solidarity.Dataset, *solidarity.Dataset, error) {
+func computeKey(c datasets, req KeyRequest) (*key.Key, *solidarity.Dataset, *solidarity.Dataset, error) {
 	if req.Participating == nil {
 		req.Participating = solidarity.PartIV()
 	}
@@ -125,8 +177,15 @@ type PoolRequest struct {
 	AsOf   time.Time // zero: every deduction
 }
 
-// Pool computes the pool of a cycle and renders it.
-func (c *Catalog) Pool(req PoolRequest) (*report.Pool, *pool.Result, error) {
+// Pool is a computed pool with the datasets its key was computed on and the cycle's
+// warnings (cyclefile.Warnings): what report.FromPool renders.
+type Pool struct {
+	*pool.Result
+	Population, GDP *solidarity.Dataset
+	Warnings        []string
+}
+
+func computePool(c datasets, req PoolRequest) (*Pool, error) {
 	cy := req.Cycle
 	m := req.Method
 	if m == "" {
@@ -137,15 +196,15 @@ func (c *Catalog) Pool(req PoolRequest) (*report.Pool, *pool.Result, error) {
 	}
 	method, err := apportion.ParseMethod(m)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	k, pop, gdp, err := c.Key(KeyRequest{Participating: cy.Participating, Population: cy.PopulationData, GDP: cy.GDPData})
+	k, pop, gdp, err := computeKey(c, KeyRequest{Participating: cy.Participating, Population: cy.PopulationData, GDP: cy.GDPData})
 	if err != nil {
-		return nil, nil, solidarity.At(err, cy.File)
+		return nil, solidarity.At(err, cy.File)
 	}
 	r, err := pool.Compute(cy, k, method, req.AsOf)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return report.FromPool(r, pop, gdp, cyclefile.Warnings(cy)), r, nil
+	return &Pool{Result: r, Population: pop, GDP: gdp, Warnings: cyclefile.Warnings(cy)}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"solidarity"
 	"solidarity/apportion"
 	"solidarity/internal/catalog"
+	"solidarity/internal/refdata"
 	"solidarity/internal/report"
 )
 
@@ -19,16 +20,16 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 func mustPool(tb testing.TB, year, method string) *report.Pool {
 	tb.Helper()
-	cat := &catalog.Catalog{}
+	cat := &catalog.Files{}
 	cy, err := cat.Cycle(year)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, _, err := cat.Pool(catalog.PoolRequest{Cycle: cy, Method: method})
+	p, err := cat.Pool(catalog.PoolRequest{Cycle: cy, Method: method})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return p
+	return report.FromPool(p.Result, p.Population, p.GDP, p.Warnings)
 }
 
 // The "done when" of issue 2, on the shipped 2026 cycle.
@@ -153,14 +154,16 @@ func TestKeyParticipatingSets(t *testing.T) {
 
 func BenchmarkPool2026(b *testing.B) {
 	cat := &catalog.Catalog{}
-	cy, err := cat.Cycle("2026")
+	cy, err := cat.Cycle(2026)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, _, err := cat.Pool(catalog.PoolRequest{Cycle: cy, Method: "webster"}); err != nil {
+		p, err := cat.Pool(catalog.PoolRequest{Cycle: cy, Method: "webster"})
+		if err != nil {
 			b.Fatal(err)
 		}
+		report.FromPool(p.Result, p.Population, p.GDP, p.Warnings) // as the pages and the API do
 	}
 }
 
@@ -170,5 +173,42 @@ func TestJSONIsValid(t *testing.T) {
 	var v map[string]any
 	if err := json.Unmarshal(buf.Bytes(), &v); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCatalogOpensNoFile: the server's catalog refuses a dataset named by path, even
+// one that exists and that Files reads, and so a cycle (as one recorded in the
+// ledger) that names it; shipped datasets and cycles resolve alike in both.
+func TestCatalogOpensNoFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pop.csv")
+	var buf bytes.Buffer
+	d, err := (&catalog.Catalog{}).Dataset("population-2025-01-01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := refdata.Write(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (&catalog.Files{}).Dataset(path); err != nil {
+		t.Fatalf("Files reads %s: %v", path, err)
+	}
+	for _, ref := range []string{path, "/etc/passwd", "../../etc/passwd"} {
+		if _, err := (&catalog.Catalog{}).Dataset(ref); solidarity.ErrorCode(err) != solidarity.ENOTFOUND {
+			t.Errorf("Catalog.Dataset(%q): %v, want %s", ref, err, solidarity.ENOTFOUND)
+		}
+	}
+	cy, err := (&catalog.Catalog{}).Cycle(2026)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cy.PopulationData = path
+	if _, err := (&catalog.Catalog{}).Pool(catalog.PoolRequest{Cycle: cy}); solidarity.ErrorCode(err) != solidarity.ENOTFOUND {
+		t.Errorf("a cycle naming %s: %v, want %s", path, err, solidarity.ENOTFOUND)
+	}
+	if _, err := (&catalog.Files{}).Pool(catalog.PoolRequest{Cycle: cy}); err != nil {
+		t.Errorf("Files computes the pool on %s: %v", path, err)
 	}
 }

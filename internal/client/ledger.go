@@ -9,15 +9,15 @@ import (
 
 	"solidarity"
 	"solidarity/internal/cyclefile"
-	"solidarity/internal/ledgersvc"
+	"solidarity/internal/report"
 	"solidarity/ledger"
 )
 
 // The client is the ledger of the root package's interfaces, as ledgersvc is on a
 // store.
 var (
-	_ solidarity.LedgerService                                           = (*Client)(nil)
-	_ solidarity.LedgerReader[*ledgersvc.Balances, *ledger.Verification] = (*Client)(nil)
+	_ solidarity.LedgerService                                        = (*Client)(nil)
+	_ solidarity.LedgerReader[*report.Balances, *ledger.Verification] = (*Client)(nil)
 )
 
 // write sends one ledger write and returns the entry the server recorded.
@@ -123,14 +123,16 @@ func (c *Client) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*soli
 	return page.Entries, nil
 }
 
-// Balances implements solidarity.LedgerReader; asOf travels as an exact RFC 3339
-// time, so that the server computes as of the same instant.
-func (c *Client) Balances(ctx context.Context, y int, asOf time.Time) (*ledgersvc.Balances, error) {
+// Balances implements solidarity.LedgerReader with the balances as the server
+// publishes them (report.Balances: the exact figures rendered once, by the server);
+// asOf travels as an exact RFC 3339 time, so that the server computes as of the same
+// instant.
+func (c *Client) Balances(ctx context.Context, y int, asOf time.Time) (*report.Balances, error) {
 	path := Path(LedgerBalances, year(y))
 	if !asOf.IsZero() {
 		path += "?as_of=" + url.QueryEscape(asOf.Format(time.RFC3339Nano))
 	}
-	var b ledgersvc.Balances
+	var b report.Balances
 	if _, err := c.do(ctx, http.MethodGet, path, nil, "", &b); err != nil {
 		return nil, err
 	}

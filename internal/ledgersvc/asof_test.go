@@ -39,7 +39,7 @@ func TestBalancesAsOfLeavesOutLaterEntries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := f.svc.Balances(f.coord, 2027, when)
+		b, err := reported(f.svc.Balances(f.coord, 2027, when))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestBalancesAsOfLeavesOutLaterEntries(t *testing.T) {
 func stateBalance(t interface {
 	Helper()
 	Fatalf(string, ...any)
-}, b *ledgersvc.Balances, m solidarity.MemberState) ledgersvc.StateBalance {
+}, b *report.Balances, m solidarity.MemberState) report.StateBalance {
 	t.Helper()
 	for _, s := range b.States {
 		if s.State == string(m) {
@@ -68,7 +68,7 @@ func stateBalance(t interface {
 		}
 	}
 	t.Fatalf("no %s in the balances", m)
-	return ledgersvc.StateBalance{}
+	return report.StateBalance{}
 }
 
 // write is one accepted write of the model: what the ledger holds.
@@ -153,7 +153,7 @@ func TestWritesKeepReadsAndAsOfIsAPrefix(t *testing.T) {
 			if err != nil {
 				rt.Fatal(err)
 			}
-			b, err := f.svc.Balances(f.coord, year, when)
+			b, err := reported(f.svc.Balances(f.coord, year, when))
 			if err != nil {
 				rt.Fatalf("balances as of %q: %v", day, err)
 			}

@@ -9,23 +9,25 @@ import (
 
 	"solidarity"
 	"solidarity/internal/catalog"
-	"solidarity/internal/report"
 	"solidarity/ledger"
+	"solidarity/pool"
 )
 
 // computed is a pool computed from the ledger, with the lookups rule checks need.
 type computed struct {
-	*report.Pool
-	cycle *solidarity.Cycle
+	*catalog.Pool
 }
 
-func (c *computed) status(m solidarity.MemberState) solidarity.Status { return c.cycle.Statuses[m] }
+func (c *computed) status(m solidarity.MemberState) solidarity.Status { return c.Cycle.Statuses[m] }
 
-func (c *computed) mayOffer(m solidarity.MemberState) string {
-	if s, ok := c.State(string(m)); ok {
-		return s.MayOfferOffsets
+// mayOffer is Art. 63(2) for m: No for a state outside the pool.
+func (c *computed) mayOffer(m solidarity.MemberState) pool.Tri {
+	for _, s := range c.States {
+		if s.State == m {
+			return s.MayOfferOffsets
+		}
 	}
-	return "no"
+	return pool.No
 }
 
 func (s *Service) compute(ctx context.Context, v solidarity.View, st *state, asOf time.Time) (*computed, error) {
@@ -33,51 +35,38 @@ func (s *Service) compute(ctx context.Context, v solidarity.View, st *state, asO
 	if err != nil {
 		return nil, err
 	}
-	p, _, err := s.Catalog.Pool(catalog.PoolRequest{Cycle: c, AsOf: asOf})
+	p, err := s.Catalog.Pool(catalog.PoolRequest{Cycle: c, AsOf: asOf})
 	if err != nil {
 		return nil, err
 	}
-	return &computed{Pool: p, cycle: c}, nil
+	return &computed{Pool: p}, nil
 }
 
-// Delivered is what a state has delivered, from the ledger.
+// Delivered is what a state (or the Union) has delivered, from the ledger.
 type Delivered struct {
-	Relocations     int64      `json:"relocations"`
-	PaymentsEUR     report.Num `json:"payments_eur"`
-	AlternativeEUR  report.Num `json:"alternative_eur"`
-	OffsetsAccepted int64      `json:"offsets_accepted"`
-	Units           report.Num `json:"units"` // relocation-equivalents
+	Totals          solidarity.Amounts // by delivery type of the measures
+	OffsetsAccepted int64              // applications taken over in replies to offsets (Art. 69(2))
+	Units           *big.Rat           // relocation-equivalents, exact
 }
 
-// Pace compares non-financial delivery with the Art. 60(3) expectation: non-financial
-// pledges implemented before the end of the year "in proportion to their overall
-// pledge", read here as linear over the operational period.
-type Pace struct {
-	// Known is false when the state's pledge is not known: then nothing is expected
-	// that anyone could check, and the pace is unknown rather than "on pace".
-	Known                 bool       `json:"known"`
-	NonFinancialPledged   report.Num `json:"non_financial_pledged"`
-	ExpectedByNow         report.Num `json:"expected_by_now"`
-	NonFinancialDelivered report.Num `json:"non_financial_delivered"`
-	Behind                bool       `json:"behind"`
-	Elapsed               report.Num `json:"elapsed_fraction"`
-}
-
-// StateBalance is a state's line of the balances.
+// StateBalance is a state's line of the balances: its row of the pool and what the
+// ledger says it delivered.
 type StateBalance struct {
-	report.PoolState
-	Delivered   Delivered   `json:"delivered"`
-	Outstanding *report.Num `json:"outstanding"` // obligation − delivered units, ≥ 0; null if the obligation is unknown
-	Pace        Pace        `json:"pace"`
+	State       solidarity.MemberState
+	Pool        *pool.State // the state's row of the pool
+	Delivered   Delivered
+	Outstanding *big.Rat  // pool.Outstanding: obligation − delivered units, ≥ 0
+	Pace        pool.Pace // Art. 60(3)
 }
 
-// Balances are the pool with what the ledger says was delivered.
+// Balances are the pool with what the ledger says was delivered: exact figures, which
+// report.FromBalances renders for the API, the pages and the CLI.
 type Balances struct {
-	Pool       *report.Pool   `json:"pool"`
-	States     []StateBalance `json:"states"`
-	Delivered  Delivered      `json:"delivered_total"`
-	AsOf       string         `json:"as_of"`
-	LedgerHead int64          `json:"ledger_head"`
+	Pool       *catalog.Pool
+	States     []StateBalance // in the pool's order
+	Delivered  Delivered      // the Union's
+	AsOf       time.Time
+	LedgerHead int64 // the last entry the balances include
 }
 
 // ParseAsOf reads an as-of date as the CLI, the API and the pages take it: a day
@@ -114,7 +103,9 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 	case asOf.Before(now):
 		cut = asOf
 	}
-	head, _, err := s.Store.Head(ctx)
+	// The head and the delivery totals in one snapshot: the head reported is the last
+	// entry the totals include, whatever is written meanwhile.
+	head, totals, err := s.Store.HeadTotals(ctx, year, cut)
 	if err != nil {
 		return nil, err
 	}
@@ -128,10 +119,6 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 		return nil, err
 	}
 	res, err := s.compute(ctx, s.Store, st, asOf)
-	if err != nil {
-		return nil, err
-	}
-	totals, err := s.totalsAsOf(ctx, year, cut)
 	if err != nil {
 		return nil, err
 	}
@@ -160,13 +147,14 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 		}
 		offsets[taker] = n
 	}
-	ratio := new(big.Rat).SetInt64(int64(res.cycle.EURPerRelocation))
-	elapsed := elapsedFraction(res.cycle.PoolStart, res.cycle.Deadline, asOf)
-	out := &Balances{Pool: res.Pool, AsOf: asOf.Format(time.RFC3339), LedgerHead: head}
+	ratio := res.Cycle.EURPerRelocation
+	elapsed := pool.Elapsed(res.Cycle.PoolStart, res.Cycle.Deadline, asOf)
+	out := &Balances{Pool: res.Pool, AsOf: asOf, LedgerHead: head}
 	var all solidarity.Totals
 	var allOffsets int64
-	for _, ps := range res.States {
-		m := solidarity.MemberState(ps.State)
+	for i := range res.States {
+		st := &res.States[i]
+		m := st.State
 		t := byState[m]
 		var ok1, ok2 bool
 		all, ok1 = ledger.AddTotals(all, t)
@@ -175,90 +163,34 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 			return nil, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("the %d delivery totals", year))
 		}
 		units := deliveredUnits(t, offsets[m], ratio)
-		b := StateBalance{PoolState: ps, Delivered: delivered(t, offsets[m], units)}
-		if ob := rat(ps.Obligation); ob != nil {
-			o := new(big.Rat).Sub(ob, units)
-			if o.Sign() < 0 {
-				o.SetInt64(0)
-			}
-			b.Outstanding = num(o)
-		}
-		// Art. 60(3): financial contributions are not paced; relocations, offsets and
-		// alternative measures are.
-		nonFin := new(big.Rat)
-		if ps.Pledged != nil {
-			nonFin = ratSum(ps.Pledged.RelocationApplicants, ps.Pledged.RelocationBeneficiaries, ps.Pledged.Offsets)
-			nonFin.Add(nonFin, new(big.Rat).Quo(rat(&ps.Pledged.AlternativeEUR), new(big.Rat).Quo(ratio, big.NewRat(100, 1))))
-		}
-		expected := new(big.Rat).Mul(nonFin, elapsed)
-		doneNF := ratSum(t.Relocations, offsets[m])
-		doneNF.Add(doneNF, new(big.Rat).Quo(new(big.Rat).SetInt64(int64(t.Alternative)), ratio))
-		b.Pace = Pace{Known: ps.PledgeKnown, NonFinancialPledged: *num(nonFin), ExpectedByNow: *num(expected), NonFinancialDelivered: *num(doneNF),
-			Behind: ps.PledgeKnown && doneNF.Cmp(expected) < 0, Elapsed: report.Num(elapsed.FloatString(4))}
-		out.States = append(out.States, b)
+		out.States = append(out.States, StateBalance{State: m, Pool: st,
+			Delivered:   Delivered{Totals: t.Delivered, OffsetsAccepted: offsets[m], Units: units},
+			Outstanding: pool.Outstanding(st.Obligation, units),
+			// Art. 60(3): the paced measures (financial contributions are not).
+			Pace: pool.PaceOf(st, ratio, deliveredPaced(t, offsets[m], ratio), elapsed)})
 	}
-	out.Delivered = delivered(all, allOffsets, deliveredUnits(all, allOffsets, ratio))
+	out.Delivered = Delivered{Totals: all.Delivered, OffsetsAccepted: allOffsets, Units: deliveredUnits(all, allOffsets, ratio)}
 	return out, nil
 }
 
-// totalsAsOf returns a cycle's delivery totals from the entries recorded at or before
-// cut: the store's projection when cut is zero (every entry), else Store.TotalsAt
-// (the daily totals, and the entries of cut's day up to cut). Entries are compared by
-// their time, not their order, so the result is exactly the ledger's prefix at that
-// time.
-func (s *Service) totalsAsOf(ctx context.Context, year int, cut time.Time) ([]solidarity.Totals, error) {
-	if cut.IsZero() {
-		return s.Store.Totals(ctx, year)
+// deliveredUnits values deliveries and accepted offsets in relocation-equivalents,
+// each delivery at its measures' valuation.
+func deliveredUnits(t solidarity.Totals, offsets int64, eurPerRelocation solidarity.Cents) *big.Rat {
+	u := new(big.Rat).SetInt64(offsets)
+	for i, d := range solidarity.Deliveries() {
+		u.Add(u, d.Value(t.Delivered[i], eurPerRelocation))
 	}
-	return s.Store.TotalsAt(ctx, year, cut)
+	return u
 }
 
-func deliveredUnits(t solidarity.Totals, offsets int64, ratioCents *big.Rat) *big.Rat {
-	u := ratSum(t.Relocations, offsets)
-	return u.Add(u, new(big.Rat).Quo(ratSum(int64(t.Payments), int64(t.Alternative)), ratioCents))
-}
-
-// ratSum is the exact sum of xs: no int64 sum that could wrap.
-func ratSum(xs ...int64) *big.Rat {
-	s := new(big.Rat)
-	for _, x := range xs {
-		s.Add(s, new(big.Rat).SetInt64(x))
+// deliveredPaced is deliveredUnits of what Art. 60(3) paces: the non-financial
+// deliveries and the accepted offsets.
+func deliveredPaced(t solidarity.Totals, offsets int64, eurPerRelocation solidarity.Cents) *big.Rat {
+	u := new(big.Rat).SetInt64(offsets)
+	for i, d := range solidarity.Deliveries() {
+		if d.Paced() {
+			u.Add(u, d.Value(t.Delivered[i], eurPerRelocation))
+		}
 	}
-	return s
-}
-
-func delivered(t solidarity.Totals, offsets int64, units *big.Rat) Delivered {
-	return Delivered{Relocations: t.Relocations, PaymentsEUR: report.EUR(t.Payments), AlternativeEUR: report.EUR(t.Alternative),
-		OffsetsAccepted: offsets, Units: *num(units)}
-}
-
-// elapsedFraction is the share of [start, end] behind asOf, clamped to [0, 1].
-func elapsedFraction(start, end, asOf time.Time) *big.Rat {
-	if start.IsZero() || !end.After(start) {
-		return big.NewRat(1, 1)
-	}
-	end = end.Add(24 * time.Hour) // the deadline day is included
-	switch {
-	case !asOf.After(start):
-		return new(big.Rat)
-	case !asOf.Before(end):
-		return big.NewRat(1, 1)
-	}
-	return big.NewRat(int64(asOf.Sub(start)/time.Second), int64(end.Sub(start)/time.Second))
-}
-
-func rat(n *report.Num) *big.Rat {
-	if n == nil {
-		return nil
-	}
-	r, ok := new(big.Rat).SetString(string(*n))
-	if !ok {
-		return nil
-	}
-	return r
-}
-
-func num(r *big.Rat) *report.Num {
-	n := report.Num(r.FloatString(2))
-	return &n
+	return u
 }

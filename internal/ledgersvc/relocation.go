@@ -8,7 +8,7 @@ import (
 )
 
 // RelocationRoom returns, from a check's view of the ledger, state m's relocation
-// pledges for a cycle (applicants and beneficiaries, Art. 56(2)(a)) and the relocations
+// pledges for a cycle (the relocation measures, Art. 56(2)(a)) and the relocations
 // it has delivered so far. The case flow uses it to allocate people only to states with
 // room left, and to flag a transfer beyond the pledge as an over-delivery.
 func RelocationRoom(ctx context.Context, v solidarity.View, year int, m solidarity.MemberState) (pledged, delivered int64, err error) {
@@ -23,7 +23,7 @@ func (s *Service) RelocationRoom(ctx context.Context, v solidarity.View, year in
 		return 0, 0, err
 	}
 	for k, p := range st.pledges {
-		if k.state == m && (k.t == solidarity.RelocationApplicants || k.t == solidarity.RelocationBeneficiaries) {
+		if k.state == m && k.t.Relocation() {
 			var ok bool
 			if pledged, ok = solidarity.AddChecked(pledged, p.Relocations); !ok {
 				return 0, 0, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("%s's relocation pledges", m))
@@ -36,7 +36,7 @@ func (s *Service) RelocationRoom(ctx context.Context, v solidarity.View, year in
 	}
 	for _, t := range tot {
 		if t.State == m {
-			delivered = t.Relocations
+			delivered = t.Delivered.Of(solidarity.RelocationDelivered)
 		}
 	}
 	return pledged, delivered, nil
@@ -66,7 +66,7 @@ func (s *Service) RelocationPledges(ctx context.Context, v solidarity.View, year
 	}
 	pledged := map[solidarity.MemberState]int64{}
 	for k, p := range st.pledges {
-		if k.t == solidarity.RelocationApplicants || k.t == solidarity.RelocationBeneficiaries {
+		if k.t.Relocation() {
 			n, ok := solidarity.AddChecked(pledged[k.state], p.Relocations)
 			if !ok {
 				return nil, solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("%s's relocation pledges", k.state))
@@ -80,7 +80,7 @@ func (s *Service) RelocationPledges(ctx context.Context, v solidarity.View, year
 	}
 	delivered := map[solidarity.MemberState]int64{}
 	for _, t := range tot {
-		delivered[t.State] = t.Relocations
+		delivered[t.State] = t.Delivered.Of(solidarity.RelocationDelivered)
 	}
 	var out []RelocationPledge
 	for _, m := range solidarity.MemberStates() {

@@ -4,7 +4,15 @@
 // written at all (Arts. 57, 60–63, 69), and derives balances from the entries.
 //
 // Rule checks run inside the store's write transaction (Store.Append's check), so two
-// clients cannot both pass a check that only one of them may pass.
+// clients cannot both pass a check that only one of them may pass. Checks and
+// balances work on the exact pool (pool.Result, pool.Tri) computed by the server's
+// catalog, which reads no file; report renders the balances at the edges.
+//
+//	service.go     the writes and their rules; Entries, Verify
+//	balances.go    Balances (exact), as of any time
+//	relocation.go  relocation room for the case flow and the matching
+//	state.go       what the ledger says of a cycle; cache.go keeps it between reads
+//	auth.go        accounts and credentials
 package ledgersvc
 
 import (
@@ -22,6 +30,7 @@ import (
 	"solidarity/internal/catalog"
 	"solidarity/internal/cyclefile"
 	"solidarity/ledger"
+	"solidarity/pool"
 )
 
 // Time limits of the procedures the ledger follows.
@@ -118,6 +127,9 @@ func (s *Service) CreateCycle(ctx context.Context, toml, idemKey string) (*solid
 	if err != nil {
 		return nil, false, err
 	}
+	if err := s.checkDatasets(c); err != nil {
+		return nil, false, err
+	}
 	e := &solidarity.Entry{Cycle: c.Year, Type: solidarity.CycleCreated, LegalBasis: "Art. 57(1) AMMR"}
 	return s.append(ctx, idemKey, e, solidarity.CyclePayload{TOML: toml}, func(v solidarity.View, st *state) error {
 		if st.cycle != nil {
@@ -127,6 +139,20 @@ func (s *Service) CreateCycle(ctx context.Context, toml, idemKey string) (*solid
 	})
 }
 
+// checkDatasets refuses a cycle whose datasets the service's catalog does not hold.
+// The catalog resolves only shipped datasets and opens no file, so a cycle naming a
+// path on the server is refused before it is recorded, not recorded and then refused
+// on every balance.
+func (s *Service) checkDatasets(c *solidarity.Cycle) error {
+	for _, ref := range []string{c.PopulationData, c.GDPData} {
+		if _, err := s.Catalog.Dataset(ref); err != nil {
+			return &solidarity.Error{Code: solidarity.EINVALID, File: "cycle", Field: "population/gdp",
+				Message: fmt.Sprintf("dataset %q is not a shipped dataset", ref)}
+		}
+	}
+	return nil
+}
+
 // AmendCycle replaces the cycle file of an existing pool (the act amended). Coordinator only.
 func (s *Service) AmendCycle(ctx context.Context, toml, idemKey string) (*solidarity.Entry, bool, error) {
 	if err := authorize(ctx, solidarity.WriteCycle, ""); err != nil {
@@ -134,6 +160,9 @@ func (s *Service) AmendCycle(ctx context.Context, toml, idemKey string) (*solida
 	}
 	c, err := cyclefile.Parse("cycle", []byte(toml))
 	if err != nil {
+		return nil, false, err
+	}
+	if err := s.checkDatasets(c); err != nil {
 		return nil, false, err
 	}
 	e := &solidarity.Entry{Cycle: c.Year, Type: solidarity.CycleAmended, LegalBasis: "Art. 57(1) AMMR"}
@@ -325,11 +354,11 @@ func (s *Service) offset(ctx context.Context, year int, m solidarity.MemberState
 		}
 		switch t {
 		case solidarity.OffsetRequested:
-			if res.Union.BenefittingMayRequest != "yes" {
+			if res.Union.BenefittingMayRequest != pool.Yes {
 				return conflict("Art. 63(1) AMMR", "relocation pledges do not (or are not known to) reach 50 %% of the Commission-proposed number: offsets may not be requested (%s)", res.Union.BenefittingMayRequest)
 			}
 		case solidarity.OffsetOffered:
-			if res.mayOffer(contributing) != "yes" {
+			if res.mayOffer(contributing) != pool.Yes {
 				return conflict("Art. 63(2) AMMR", "%s may not offer offsets: neither the Art. 63(1) threshold nor its own 50 %% relocation pledge is known to be met", contributing)
 			}
 		}
@@ -377,9 +406,11 @@ func (s *Service) ReplyOffset(ctx context.Context, year int, ref string, p solid
 	})
 }
 
-// Deliver records solidarity delivered by state m: relocations (relocation.delivered),
-// a payment (payment.made) or alternative measures (alternative.delivered). Beyond the
-// state's pledge of that kind it needs OverDelivery.
+// Deliver records solidarity delivered by state m as an entry of type t, one of the
+// deliveries of the measures (solidarity.Measures): relocations
+// (relocation.delivered), a payment (payment.made) or alternative measures
+// (alternative.delivered). Beyond the state's pledges of the measures delivered as t
+// it needs OverDelivery.
 func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberState, t solidarity.EntryType, p solidarity.DeliveryPayload, idemKey string) (*solidarity.Entry, bool, error) {
 	if err := authorize(ctx, solidarity.WriteDelivery, m); err != nil {
 		return nil, false, err
@@ -391,15 +422,8 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 	if err := p.Validate(t); err != nil {
 		return nil, false, err
 	}
-	var article string
-	switch t {
-	case solidarity.RelocationDelivered:
-		article = "Art. 67 AMMR; Art. 68 AMMR"
-	case solidarity.PaymentMade:
-		article = "Art. 64 AMMR"
-	case solidarity.AlternativeDelivered:
-		article = "Art. 65 AMMR"
-	}
+	d, _, _ := solidarity.DeliveryOf(t) // a delivery: Validate says so
+	article := d.Article.String()
 	e := &solidarity.Entry{Cycle: year, Type: t, State: m, LegalBasis: article}
 	return s.appendReading(ctx, idemKey, e, p, deliveryTypes, func(v solidarity.View, st *state) error {
 		if err := st.participates(m); err != nil {
@@ -422,31 +446,21 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 		if err != nil {
 			return err
 		}
-		var pledged, have, add int64
+		// The pledges of the measures delivered as t, in the unit of t.
+		var pledged int64
 		ok := true
 		for _, pl := range c.Pledges {
 			if pl.State != m || !ok {
 				continue
 			}
-			switch {
-			case t == solidarity.RelocationDelivered && (pl.Type == solidarity.RelocationApplicants || pl.Type == solidarity.RelocationBeneficiaries):
-				pledged, ok = solidarity.AddChecked(pledged, pl.Relocations)
-			case t == solidarity.PaymentMade && pl.Type == solidarity.Financial,
-				t == solidarity.AlternativeDelivered && pl.Type == solidarity.Alternative:
-				pledged, ok = solidarity.AddChecked(pledged, int64(pl.EUR))
+			if ms, known := solidarity.MeasureOf(pl.Type); known && ms.Delivery == d {
+				pledged, ok = solidarity.AddChecked(pledged, pl.Amount())
 			}
 		}
 		if !ok {
 			return solidarity.Overflow(solidarity.EINVALID, fmt.Sprintf("%s's pledges", m))
 		}
-		switch t {
-		case solidarity.RelocationDelivered:
-			have, add = done.Relocations, p.Relocations
-		case solidarity.PaymentMade:
-			have, add = int64(done.Payments), int64(p.EURCents)
-		default:
-			have, add = int64(done.Alternative), int64(p.EURCents)
-		}
+		have, add := done.Delivered.Of(t), p.Amount(t)
 		// Checked: a sum that wrapped would pass any pledge (issue 12).
 		total, ok := solidarity.AddChecked(have, add)
 		if !ok {

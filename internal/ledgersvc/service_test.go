@@ -15,6 +15,7 @@ import (
 	"solidarity/internal/ledgersvc"
 	"solidarity/internal/pgtest"
 	"solidarity/internal/postgres"
+	"solidarity/internal/report"
 	"solidarity/internal/sqlite"
 )
 
@@ -111,6 +112,14 @@ func newBenchFixture(t testing.TB) *fixture {
 }
 
 func code(err error) string { return solidarity.ErrorCode(err) }
+
+// reported is the report of the balances b (as the API and the pages show them), or err.
+func reported(b *ledgersvc.Balances, err error) (*report.Balances, error) {
+	if err != nil {
+		return nil, err
+	}
+	return report.FromBalances(b), nil
+}
 
 func TestRulesRefuseAndWriteNothing(t *testing.T) {
 	f := newFixture(t)
@@ -210,7 +219,7 @@ func TestDeductionFlowChangesObligation(t *testing.T) {
 	if _, _, err := f.svc.AssessDeduction(f.coord, 2027, e.Ref, solidarity.AssessmentPayload{Favourable: true}, ""); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := f.svc.Balances(f.coord, 2027, time.Time{})
+	before, _ := reported(f.svc.Balances(f.coord, 2027, time.Time{}))
 	f.now = f.now.Add(10 * 24 * time.Hour)
 	if _, _, err := f.svc.DecideDeduction(f.coord, 2027, e.Ref, solidarity.DeductionPayload{Granted: true, Fraction: "1/2", Act: "Council Implementing Decision (EU) 2027/1"}, ""); err != nil {
 		t.Fatal(err)
@@ -218,14 +227,14 @@ func TestDeductionFlowChangesObligation(t *testing.T) {
 	if _, _, err := f.svc.DecideDeduction(f.coord, 2027, e.Ref, solidarity.DeductionPayload{Granted: true, Fraction: "1/2", Act: "again"}, ""); code(err) != solidarity.ECONFLICT {
 		t.Fatalf("second decision: %v", err)
 	}
-	after, _ := f.svc.Balances(f.coord, 2027, time.Time{})
+	after, _ := reported(f.svc.Balances(f.coord, 2027, time.Time{}))
 	b, _ := before.Pool.State("FR")
 	a, _ := after.Pool.State("FR")
 	if string(*b.Obligation) == string(*a.Obligation) || string(*a.Deducted) == "0.00" {
 		t.Fatalf("obligation %s → %s", *b.Obligation, *a.Obligation)
 	}
 	// As of a day before the decision, the deduction does not count yet.
-	asOf, _ := f.svc.Balances(f.coord, 2027, f.now.Add(-24*time.Hour))
+	asOf, _ := reported(f.svc.Balances(f.coord, 2027, f.now.Add(-24*time.Hour)))
 	o, _ := asOf.Pool.State("FR")
 	if string(*o.Obligation) != string(*b.Obligation) {
 		t.Fatalf("as of the day before: %s, want %s", *o.Obligation, *b.Obligation)
@@ -258,7 +267,7 @@ func TestOffsetReplyDeadline(t *testing.T) {
 	if _, _, err := f.svc.ReplyOffset(as(officerDE), 2027, req.Ref, solidarity.ReplyPayload{Accepted: 40}, ""); err != nil {
 		t.Fatalf("reply on day 29: %v", err)
 	}
-	b, _ := f.svc.Balances(f.coord, 2027, time.Time{})
+	b, _ := reported(f.svc.Balances(f.coord, 2027, time.Time{}))
 	for _, s := range b.States {
 		if s.State == "DE" && s.Delivered.OffsetsAccepted != 40 {
 			t.Errorf("DE accepted offsets %d", s.Delivered.OffsetsAccepted)
@@ -291,11 +300,11 @@ func TestBalancesAndPace(t *testing.T) {
 	f.svc.Deliver(de, 2027, "DE", solidarity.RelocationDelivered, solidarity.DeliveryPayload{Relocations: 100}, "")
 	f.svc.Deliver(de, 2027, "DE", solidarity.PaymentMade, solidarity.DeliveryPayload{EURCents: 2_000_000_00}, "") // 100 units
 	f.now = time.Date(2027, 7, 2, 12, 0, 0, 0, time.UTC)                                                          // about half the year
-	b, err := f.svc.Balances(context.Background(), 2027, time.Time{})
+	b, err := reported(f.svc.Balances(context.Background(), 2027, time.Time{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var de2 ledgersvc.StateBalance
+	var de2 report.StateBalance
 	for _, s := range b.States {
 		if s.State == "DE" {
 			de2 = s
@@ -358,7 +367,7 @@ func TestShippedCyclesLoadIntoTheLedger(t *testing.T) {
 	if _, _, err := f.svc.CreateCycle(f.coord, string(src), ""); err != nil {
 		t.Fatal(err)
 	}
-	b, err := f.svc.Balances(context.Background(), 2026, time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC))
+	b, err := reported(f.svc.Balances(context.Background(), 2026, time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -286,7 +286,7 @@ func (st *state) assemble() (*solidarity.Cycle, error) {
 	})
 	for _, k := range keys {
 		p := st.pledges[k]
-		if p.Type.InUnits() && p.Relocations == 0 || !p.Type.InUnits() && p.Type != solidarity.NoPledge && p.EURCents == 0 {
+		if p.Type != solidarity.NoPledge && p.Amount() == 0 {
 			// A pledge changed to zero is a known zero: keep the state's pledge known.
 			c.Pledges = append(c.Pledges, solidarity.Pledge{State: k.state, Type: solidarity.NoPledge, Fact: solidarity.Fact{Source: "ledger"}})
 			continue

@@ -108,14 +108,10 @@ func (p *pendingAppend) statements(b *pgx.Batch) {
 		c.Seq, c.Cycle, string(c.Type), string(c.State), c.Ref, c.Actor, c.At,
 		c.LegalBasis, []byte(c.Payload), c.PrevHash, c.Hash, key, fp)
 	if d := p.delta; d != nil {
-		queue(failTotals, -1, `INSERT INTO totals AS t (cycle, state, relocations, payments, alternative)
-			VALUES ($1, $2, $3, $4, $5)
-			ON CONFLICT (cycle, state) DO UPDATE SET
-				relocations = t.relocations + excluded.relocations,
-				payments    = t.payments + excluded.payments,
-				alternative = t.alternative + excluded.alternative`,
-			d.Cycle, string(d.State), d.Relocations, int64(d.Payments), int64(d.Alternative))
-		queue(failTotals, -1, addDailyTotals, d.Cycle, string(d.State), ledger.Day(c.At), d.Relocations, int64(d.Payments), int64(d.Alternative))
+		args := append([]any{d.Cycle, string(d.State)}, deltaArgs(d)...)
+		queue(failTotals, -1, addTotals("totals", "cycle, state"), args...)
+		args = append([]any{d.Cycle, string(d.State), ledger.Day(c.At)}, deltaArgs(d)...)
+		queue(failTotals, -1, addTotals("totals_daily", "cycle, state, day"), args...)
 	}
 	if w := p.cases; w != nil {
 		caseStatements(w, queue)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -152,14 +153,15 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	if err := tx.QueryRow(ctx, `SELECT seq FROM head`).Scan(&p.Seq); err != nil {
 		return nil, internal("totals", err)
 	}
-	rows, err := tx.Query(ctx, `SELECT cycle, state, relocations, payments, alternative FROM totals ORDER BY cycle, state`)
+	cols := columnList(", ")
+	rows, err := tx.Query(ctx, `SELECT cycle, state, `+cols+` FROM totals ORDER BY cycle, state`)
 	if err != nil {
 		return nil, internal("totals", err)
 	}
 	if p.Totals, err = scanTotals(rows); err != nil {
 		return nil, err
 	}
-	rows, err = tx.Query(ctx, `SELECT cycle, state, relocations, payments, alternative, day FROM totals_daily ORDER BY cycle, state, day`)
+	rows, err = tx.Query(ctx, `SELECT cycle, state, `+cols+`, day FROM totals_daily ORDER BY cycle, state, day`)
 	if err != nil {
 		return nil, internal("totals", err)
 	}
@@ -167,11 +169,11 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	for rows.Next() {
 		var t solidarity.DayTotals
 		var state string
-		var pay, alt int64
-		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt, &t.Day); err != nil {
+		dest := append(append([]any{&t.Cycle, &state}, amounts(&t.Totals, len(solidarity.Deliveries()))...), &t.Day)
+		if err := rows.Scan(dest...); err != nil {
 			return nil, internal("totals", err)
 		}
-		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		t.State = solidarity.MemberState(state)
 		p.Daily = append(p.Daily, t)
 	}
 	if err := rows.Err(); err != nil {
@@ -186,14 +188,47 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 // at's day's deliveries up to at, read through entries_cycle_type_at, in one
 // REPEATABLE READ, READ ONLY transaction.
 func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solidarity.Totals, error) {
-	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
-	through, from, partial := ledger.SplitAt(at)
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return nil, internal("totals", err)
 	}
 	defer tx.Rollback(ctx)
-	rows, err := tx.Query(ctx, `SELECT cycle, state, sum(relocations)::bigint, sum(payments)::bigint, sum(alternative)::bigint
+	out, err := totalsAt(ctx, tx, cycle, at)
+	if err != nil {
+		return nil, err
+	}
+	return out, tx.Commit(ctx)
+}
+
+// HeadTotals implements solidarity.Store: a REPEATABLE READ, READ ONLY transaction, so
+// that the head and the totals come from one snapshot.
+func (s *Store) HeadTotals(ctx context.Context, cycle int, at time.Time) (int64, []solidarity.Totals, error) {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return 0, nil, internal("totals", err)
+	}
+	defer tx.Rollback(ctx)
+	var head int64
+	if err := tx.QueryRow(ctx, `SELECT seq FROM head`).Scan(&head); err != nil {
+		return 0, nil, internal("head", err)
+	}
+	var ts []solidarity.Totals
+	if at.IsZero() {
+		ts, err = view{tx}.Totals(ctx, cycle)
+	} else {
+		ts, err = totalsAt(ctx, tx, cycle, at)
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	return head, ts, tx.Commit(ctx)
+}
+
+// totalsAt is TotalsAt in the read transaction tx.
+func totalsAt(ctx context.Context, tx pgx.Tx, cycle int, at time.Time) ([]solidarity.Totals, error) {
+	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
+	through, from, partial := ledger.SplitAt(at)
+	rows, err := tx.Query(ctx, `SELECT cycle, state, sum(`+columnList(")::bigint, sum(")+`)::bigint
 		FROM totals_daily WHERE cycle = $1 AND day <= $2 GROUP BY cycle, state ORDER BY state`, cycle, through)
 	if err != nil {
 		return nil, failTotals(err)
@@ -205,28 +240,111 @@ func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solida
 		}
 		return nil, err
 	}
-	if partial {
-		es, err := queryEntries(ctx, tx, `SELECT `+entryColumns+` FROM entries
-			WHERE cycle = $1 AND type = ANY($2) AND at >= $3 AND at <= $4 ORDER BY seq`,
-			cycle, []string{string(solidarity.RelocationDelivered), string(solidarity.PaymentMade), string(solidarity.AlternativeDelivered)}, from, at)
-		if err != nil {
-			return nil, err
-		}
-		if out, err = ledger.AddDeliveries(out, es); err != nil {
-			return nil, err
-		}
+	if !partial {
+		return out, nil
 	}
-	return out, tx.Commit(ctx)
+	es, err := queryEntries(ctx, tx, `SELECT `+entryColumns+` FROM entries
+		WHERE cycle = $1 AND type = ANY($2) AND at >= $3 AND at <= $4 ORDER BY seq`,
+		cycle, deliveryTypeNames(), from, at)
+	if err != nil {
+		return nil, err
+	}
+	return ledger.AddDeliveries(out, es)
 }
 
-// addDailyTotals adds a delivery to its day's row of the daily totals (queued with the
-// totals' update in the append's writes).
-const addDailyTotals = `INSERT INTO totals_daily AS t (cycle, state, day, relocations, payments, alternative)
-	VALUES ($1, $2, $3, $4, $5, $6)
-	ON CONFLICT (cycle, state, day) DO UPDATE SET
-		relocations = t.relocations + excluded.relocations,
-		payments    = t.payments + excluded.payments,
-		alternative = t.alternative + excluded.alternative`
+// addTotals is the statement that adds a delivery to its row of table (the totals or
+// the daily totals), keyed by the columns key, creating the row: queued in the append's
+// writes, with the key's values and then deltaArgs.
+func addTotals(table, key string) string {
+	c := columnsOf()
+	if st, ok := c.add[table]; ok {
+		return st
+	}
+	return addTotalsSQL(c.names, table, key)
+}
+
+func addTotalsSQL(cols []string, table, key string) string {
+	n := strings.Count(key, ",") + 1
+	params := make([]string, n+len(cols))
+	for i := range params {
+		params[i] = "$" + strconv.Itoa(i+1)
+	}
+	set := make([]string, len(cols))
+	for i, c := range cols {
+		set[i] = c + " = t." + c + " + excluded." + c
+	}
+	return `INSERT INTO ` + table + ` AS t (` + key + `, ` + strings.Join(cols, ", ") + `)
+	VALUES (` + strings.Join(params, ", ") + `)
+	ON CONFLICT (` + key + `) DO UPDATE SET ` + strings.Join(set, ", ")
+}
+
+// deltaArgs returns the amounts of the delivery d in the order of totalsColumns.
+func deltaArgs(d *solidarity.Totals) []any {
+	out := make([]any, len(solidarity.Deliveries()))
+	for i := range out {
+		out[i] = d.Delivered[i]
+	}
+	return out
+}
+
+// totalsColumns returns the columns of the totals tables that sum the deliveries, in
+// the order of solidarity.Deliveries (one per delivery of the measures, each added by
+// a migration). The slice is shared.
+func totalsColumns() []string { return columnsOf().names }
+
+// columnList is totalsColumns joined with sep.
+func columnList(sep string) string {
+	c := columnsOf()
+	if sep == ", " {
+		return c.list
+	}
+	return strings.Join(c.names, sep)
+}
+
+// columns are the totals columns of one table of measures: made once, not on every
+// append.
+type columns struct {
+	of    []*solidarity.Delivery
+	names []string
+	list  string            // "relocations, payments, alternative"
+	add   map[string]string // addTotals of the totals tables
+}
+
+var cachedColumns atomic.Pointer[columns]
+
+func columnsOf() *columns {
+	ds := solidarity.Deliveries()
+	if c := cachedColumns.Load(); c != nil && slices.Equal(c.of, ds) {
+		return c
+	}
+	c := &columns{of: ds}
+	for _, d := range ds {
+		c.names = append(c.names, d.Column)
+	}
+	c.list = strings.Join(c.names, ", ")
+	c.add = map[string]string{"totals": addTotalsSQL(c.names, "totals", "cycle, state"),
+		"totals_daily": addTotalsSQL(c.names, "totals_daily", "cycle, state, day")}
+	cachedColumns.Store(c)
+	return c
+}
+
+// deliveryTypeNames returns the delivery entry types, for "type = ANY($n)".
+func deliveryTypeNames() []string {
+	var out []string
+	for _, t := range solidarity.DeliveryTypes() {
+		out = append(out, string(t))
+	}
+	return out
+}
+
+// amounts returns the scan targets of t's first n delivery amounts.
+func amounts(t *solidarity.Totals, n int) []any {
+	out := make([]any, n)
+	for i := range n {
+		out[i] = &t.Delivered[i]
+	}
+	return out
+}
 
 // failTotals is the answer of a delivery whose totals update failed: PostgreSQL's
 // bigint arithmetic is checked, so a sum that does not fit fails the statement
@@ -340,7 +458,7 @@ func (v view) EntryHash(ctx context.Context, seq int64) (string, error) {
 
 func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
 	b := &pgx.Batch{}
-	b.Queue(`SELECT cycle, state, relocations, payments, alternative
+	b.Queue(`SELECT cycle, state, `+columnList(", ")+`
 		FROM totals WHERE cycle = $1 ORDER BY state`, cycle)
 	br := v.q.SendBatch(ctx, b)
 	defer br.Close()
@@ -358,19 +476,17 @@ func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error
 	return out, nil
 }
 
-// scanTotals reads rows of (cycle, state, relocations, payments, alternative), and
-// closes rows.
+// scanTotals reads rows of (cycle, state, and the totalsColumns), and closes rows.
 func scanTotals(rows pgx.Rows) ([]solidarity.Totals, error) {
 	defer rows.Close()
 	var out []solidarity.Totals
 	for rows.Next() {
 		var t solidarity.Totals
 		var state string
-		var pay, alt int64
-		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt); err != nil {
+		if err := rows.Scan(append([]any{&t.Cycle, &state}, amounts(&t, len(solidarity.Deliveries()))...)...); err != nil {
 			return nil, internal("totals", err)
 		}
-		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		t.State = solidarity.MemberState(state)
 		out = append(out, t)
 	}
 	if err := rows.Err(); err != nil {

@@ -1,8 +1,13 @@
-// Package report turns computed keys and pools into the flat, documented shapes that
-// every output uses: JSON for the API and --format json, CSV, aligned tables, and the
-// HTML templates. Exact rationals become decimal numbers here, and only here, for
-// display: the JSON also carries each share as an exact fraction so that anyone can
-// check that shares sum to exactly one.
+// Package report turns computed keys, pools and balances into the flat, documented
+// shapes that every output uses: JSON for the API and --format json, CSV, aligned
+// tables, and the HTML templates. Exact rationals become decimal numbers here, and only
+// here, for display: the JSON also carries each share as an exact fraction so that
+// anyone can check that shares sum to exactly one. Only the edges call it — the web
+// layer and the CLI; the services work on the exact results.
+//
+//	report.go    keys, datasets and pools (FromKey, FromPool)
+//	balances.go  the ledger's balances (FromBalances)
+//	text.go      tables and CSV
 package report
 
 import (
@@ -168,8 +173,8 @@ type Pledged struct {
 }
 
 func pledged(p pool.Pledged) Pledged {
-	return Pledged{RelocationApplicants: p.RelocationApplicants, RelocationBeneficiaries: p.RelocationBeneficiaries,
-		Offsets: p.Offsets, FinancialEUR: eur(p.Financial), AlternativeEUR: eur(p.Alternative)}
+	return Pledged{RelocationApplicants: p.Of(solidarity.RelocationApplicants), RelocationBeneficiaries: p.Of(solidarity.RelocationBeneficiaries),
+		Offsets: p.Of(solidarity.Offset), FinancialEUR: eur(solidarity.Cents(p.Of(solidarity.Financial))), AlternativeEUR: eur(solidarity.Cents(p.Of(solidarity.Alternative)))}
 }
 
 // Pledge is one pledge as recorded.

@@ -73,7 +73,7 @@ func TestBatchPaths(t *testing.T) {
 			}
 			for _, x := range ts {
 				if x.State == "DE" {
-					sawDE = int64(x.Payments)
+					sawDE = x.Delivered.Of(solidarity.PaymentMade)
 				}
 			}
 			ps, err := v.Find(ctx, 2026, solidarity.PledgeMade, solidarity.PledgeChanged)

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"solidarity"
@@ -215,29 +217,80 @@ func addTotals(ctx context.Context, tx *sql.Tx, d solidarity.Totals, at time.Tim
 // it: the current row is read, the sum checked, and the new figures written.
 func addRow(ctx context.Context, tx *sql.Tx, d solidarity.Totals, table, key string, keyVals ...any) error {
 	var cur solidarity.Totals
-	var pay, alt int64
-	err := tx.QueryRowContext(ctx, `SELECT relocations, payments, alternative FROM `+table+` WHERE `+key, keyVals...).Scan(&cur.Relocations, &pay, &alt)
+	cols := totalsColumns()
+	err := tx.QueryRowContext(ctx, `SELECT `+columnList(", ")+` FROM `+table+` WHERE `+key, keyVals...).Scan(amounts(&cur, len(cols))...)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return internal("append", err)
 	}
-	cur.Payments, cur.Alternative = solidarity.Cents(pay), solidarity.Cents(alt)
 	sum, ok := ledger.AddTotals(cur, d)
 	if !ok {
 		return solidarity.Overflow(solidarity.ECONFLICT, fmt.Sprintf("the %d delivery totals of %s", d.Cycle, d.State))
 	}
+	vals := make([]any, 0, len(cols)+len(keyVals))
+	for i := range cols {
+		vals = append(vals, sum.Delivered[i])
+	}
+	vals = append(vals, keyVals...)
 	if errors.Is(err, sql.ErrNoRows) {
-		cols := strings.NewReplacer(" = ? AND ", ", ", " = ?", "").Replace(key) // "cycle, state[, day]"
-		_, err = tx.ExecContext(ctx, `INSERT INTO `+table+` (relocations, payments, alternative, `+cols+`)
-			VALUES (?, ?, ?`+strings.Repeat(", ?", len(keyVals))+`)`,
-			append([]any{sum.Relocations, int64(sum.Payments), int64(sum.Alternative)}, keyVals...)...)
+		keyCols := strings.NewReplacer(" = ? AND ", ", ", " = ?", "").Replace(key) // "cycle, state[, day]"
+		_, err = tx.ExecContext(ctx, `INSERT INTO `+table+` (`+columnList(", ")+`, `+keyCols+`)
+			VALUES (?`+strings.Repeat(", ?", len(vals)-1)+`)`, vals...)
 	} else {
-		_, err = tx.ExecContext(ctx, `UPDATE `+table+` SET relocations = ?, payments = ?, alternative = ? WHERE `+key,
-			append([]any{sum.Relocations, int64(sum.Payments), int64(sum.Alternative)}, keyVals...)...)
+		_, err = tx.ExecContext(ctx, `UPDATE `+table+` SET `+columnsOf().assign+` WHERE `+key, vals...)
 	}
 	if err != nil {
 		return internal("append", err)
 	}
 	return nil
+}
+
+// totalsColumns returns the columns of the totals tables that sum the deliveries, in
+// the order of solidarity.Deliveries (one per delivery of the measures, each added by
+// a migration). The slice is shared.
+func totalsColumns() []string { return columnsOf().names }
+
+// columnList is totalsColumns joined with sep.
+func columnList(sep string) string {
+	c := columnsOf()
+	if sep == ", " {
+		return c.list
+	}
+	return strings.Join(c.names, sep)
+}
+
+// columns are the totals columns of one table of measures: made once, not on every
+// append.
+type columns struct {
+	of     []*solidarity.Delivery
+	names  []string
+	list   string // "relocations, payments, alternative"
+	assign string // "relocations = ?, payments = ?, alternative = ?"
+}
+
+var cachedColumns atomic.Pointer[columns]
+
+func columnsOf() *columns {
+	ds := solidarity.Deliveries()
+	if c := cachedColumns.Load(); c != nil && slices.Equal(c.of, ds) {
+		return c
+	}
+	c := &columns{of: ds}
+	for _, d := range ds {
+		c.names = append(c.names, d.Column)
+	}
+	c.list = strings.Join(c.names, ", ")
+	c.assign = strings.Join(c.names, " = ?, ") + " = ?"
+	cachedColumns.Store(c)
+	return c
+}
+
+// amounts returns the scan targets of t's first n delivery amounts.
+func amounts(t *solidarity.Totals, n int) []any {
+	out := make([]any, n)
+	for i := range n {
+		out[i] = &t.Delivered[i]
+	}
+	return out
 }
 
 // AllTotals implements solidarity.Store: one read transaction on the read pool, which
@@ -252,14 +305,15 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM entries`).Scan(&p.Seq); err != nil {
 		return nil, internal("totals", err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, relocations, payments, alternative FROM totals ORDER BY cycle, state`)
+	cols := columnList(", ")
+	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, `+cols+` FROM totals ORDER BY cycle, state`)
 	if err != nil {
 		return nil, internal("totals", err)
 	}
 	if p.Totals, err = scanTotals(rows); err != nil {
 		return nil, err
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT cycle, state, relocations, payments, alternative, day FROM totals_daily ORDER BY cycle, state, day`)
+	rows, err = tx.QueryContext(ctx, `SELECT cycle, state, `+cols+`, day FROM totals_daily ORDER BY cycle, state, day`)
 	if err != nil {
 		return nil, internal("totals", err)
 	}
@@ -267,11 +321,11 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	for rows.Next() {
 		var t solidarity.DayTotals
 		var state string
-		var pay, alt int64
-		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt, &t.Day); err != nil {
+		dest := append(append([]any{&t.Cycle, &state}, amounts(&t.Totals, len(solidarity.Deliveries()))...), &t.Day)
+		if err := rows.Scan(dest...); err != nil {
 			return nil, internal("totals", err)
 		}
-		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		t.State = solidarity.MemberState(state)
 		p.Daily = append(p.Daily, t)
 	}
 	if err := rows.Err(); err != nil {
@@ -284,14 +338,43 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 // (sum() fails on an overflow rather than wrapping), and at's day's deliveries up to
 // at, read through entries_cycle_type_at, in one read transaction.
 func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solidarity.Totals, error) {
-	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
-	through, from, partial := ledger.SplitAt(at)
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, internal("totals", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, sum(relocations), sum(payments), sum(alternative)
+	return totalsAt(ctx, tx, cycle, at)
+}
+
+// HeadTotals implements solidarity.Store: one read transaction on the read pool,
+// which in WAL mode sees one snapshot from its first read (the head) to its last.
+func (s *Store) HeadTotals(ctx context.Context, cycle int, at time.Time) (int64, []solidarity.Totals, error) {
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return 0, nil, internal("totals", err)
+	}
+	defer tx.Rollback()
+	var head int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM entries`).Scan(&head); err != nil {
+		return 0, nil, internal("head", err)
+	}
+	var ts []solidarity.Totals
+	if at.IsZero() {
+		ts, err = view{tx}.Totals(ctx, cycle)
+	} else {
+		ts, err = totalsAt(ctx, tx, cycle, at)
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	return head, ts, nil
+}
+
+// totalsAt is TotalsAt in the read transaction tx.
+func totalsAt(ctx context.Context, tx *sql.Tx, cycle int, at time.Time) ([]solidarity.Totals, error) {
+	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
+	through, from, partial := ledger.SplitAt(at)
+	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, sum(`+columnList("), sum(")+`)
 		FROM totals_daily WHERE cycle = ? AND day <= ? GROUP BY cycle, state ORDER BY state`, cycle, through)
 	if err != nil {
 		return nil, overflowOr(err, "totals")
@@ -300,10 +383,14 @@ func (s *Store) TotalsAt(ctx context.Context, cycle int, at time.Time) ([]solida
 	if err != nil || !partial {
 		return out, overflowOr(err, "totals")
 	}
+	types := solidarity.DeliveryTypes()
+	args := []any{cycle}
+	for _, t := range types {
+		args = append(args, string(t))
+	}
 	es, err := queryEntries(ctx, tx, `SELECT `+entryColumns+` FROM entries
-		WHERE cycle = ? AND type IN (?, ?, ?) AND at >= ? AND at <= ? ORDER BY seq`,
-		cycle, string(solidarity.RelocationDelivered), string(solidarity.PaymentMade), string(solidarity.AlternativeDelivered),
-		formatTime(from), formatTime(at))
+		WHERE cycle = ? AND type IN (?`+strings.Repeat(", ?", len(types)-1)+`) AND at >= ? AND at <= ? ORDER BY seq`,
+		append(args, formatTime(from), formatTime(at))...)
 	if err != nil {
 		return nil, err
 	}
@@ -487,7 +574,7 @@ func (v view) EntryHash(ctx context.Context, seq int64) (string, error) {
 }
 
 func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
-	rows, err := v.q.QueryContext(ctx, `SELECT cycle, state, relocations, payments, alternative
+	rows, err := v.q.QueryContext(ctx, `SELECT cycle, state, `+columnList(", ")+`
 		FROM totals WHERE cycle = ? ORDER BY state`, cycle)
 	if err != nil {
 		return nil, internal("totals", err)
@@ -495,19 +582,17 @@ func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error
 	return scanTotals(rows)
 }
 
-// scanTotals reads rows of (cycle, state, relocations, payments, alternative), and
-// closes rows.
+// scanTotals reads rows of (cycle, state, and the totalsColumns), and closes rows.
 func scanTotals(rows *sql.Rows) ([]solidarity.Totals, error) {
 	defer rows.Close()
 	var out []solidarity.Totals
 	for rows.Next() {
 		var t solidarity.Totals
 		var state string
-		var pay, alt int64
-		if err := rows.Scan(&t.Cycle, &state, &t.Relocations, &pay, &alt); err != nil {
+		if err := rows.Scan(append([]any{&t.Cycle, &state}, amounts(&t, len(solidarity.Deliveries()))...)...); err != nil {
 			return nil, internal("totals", err)
 		}
-		t.State, t.Payments, t.Alternative = solidarity.MemberState(state), solidarity.Cents(pay), solidarity.Cents(alt)
+		t.State = solidarity.MemberState(state)
 		out = append(out, t)
 	}
 	if err := rows.Err(); err != nil {

@@ -135,7 +135,7 @@ func testBatchCheckFails(t *testing.T, h Harness) {
 				var de int64
 				for _, x := range ts {
 					if x.State == "DE" {
-						de = x.Relocations
+						de = x.Delivered.Of(solidarity.RelocationDelivered)
 					}
 				}
 				mu.Lock()
@@ -182,7 +182,7 @@ func testBatchCheckFails(t *testing.T, h Harness) {
 				e.Seq, e.Ref, got, before)
 		}
 		d, _, _ := ledger.Delta(e)
-		before += d.Relocations
+		before += d.Delivered.Of(solidarity.RelocationDelivered)
 		r := results[slices.IndexFunc(results, func(r appendResult) bool { return r.in.Ref == e.Ref })]
 		if !sameStored(r.out, e) {
 			t.Fatalf("append returned\n %+v\nbut stored is\n %+v", r.out, e)

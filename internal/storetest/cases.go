@@ -452,7 +452,7 @@ func testCaseUpdate(t *testing.T, s CaseStore) {
 	e := &solidarity.Entry{Cycle: cycle, Type: solidarity.RelocationDelivered, State: "DE", Actor: "officer-DE",
 		At: day(70), LegalBasis: "Arts. 67-68", Payload: payload(t, p)}
 	mustAppendCase(t, s, "", e, &solidarity.CaseWrite{Update: []*solidarity.CaseRecord{other}})
-	if ts := totals(t, s, cycle); len(ts) != 1 || ts[0].State != "DE" || ts[0].Relocations != 1 {
+	if ts := totals(t, s, cycle); len(ts) != 1 || ts[0].State != "DE" || ts[0].Delivered.Of(solidarity.RelocationDelivered) != 1 {
 		t.Fatalf("totals %+v after the transfer", ts)
 	}
 	if c := getCase(t, s, "C-2"); c.Version != 3 || c.State != "transferred" {

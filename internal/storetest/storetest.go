@@ -65,6 +65,7 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		{"CloseDrains", testCloseDrains},
 		{"TotalsOverflow", testTotalsOverflow},
 		{"AllTotals", testAllTotals},
+		{"HeadTotals", testHeadTotals},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -456,7 +457,7 @@ func testCheckSeesCommitted(t *testing.T, h Harness) {
 			if err != nil {
 				return err
 			}
-			want := solidarity.Totals{Cycle: cycle, State: "IT", Relocations: int64(4 + 5*i)}
+			want := solidarity.Totals{Cycle: cycle, State: "IT", Delivered: solidarity.Amounts{}.With(solidarity.RelocationDelivered, int64(4+5*i))}
 			if len(ts) != 1 || ts[0] != want {
 				return fmt.Errorf("Totals in check = %+v, want %+v", ts, want)
 			}
@@ -466,7 +467,7 @@ func testCheckSeesCommitted(t *testing.T, h Harness) {
 			t.Fatal(err)
 		}
 	}
-	want := solidarity.Totals{Cycle: cycle, State: "IT", Relocations: 19}
+	want := solidarity.Totals{Cycle: cycle, State: "IT", Delivered: solidarity.Amounts{}.With(solidarity.RelocationDelivered, 19)}
 	if ts, err := s.Totals(ctx, cycle); err != nil || len(ts) != 1 || ts[0] != want {
 		t.Fatalf("Totals = %+v, %v; want %+v", ts, err, want)
 	}

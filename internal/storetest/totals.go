@@ -54,7 +54,7 @@ func testTotalsEqualSum(t *testing.T, h Harness) {
 		if model[k] == nil {
 			model[k] = new(big.Int)
 		}
-		next := new(big.Int).Add(model[k], big.NewInt(d.Relocations+int64(d.Payments)+int64(d.Alternative)))
+		next := new(big.Int).Add(model[k], big.NewInt(d.Delivered.Of(e.Type)))
 		return !next.IsInt64(), func() { model[k] = next }
 	}
 	for round := range 4 {
@@ -157,7 +157,7 @@ func testTotalsOverflow(t *testing.T, h Harness) {
 	mustAppend(t, s, "", delivery(t, cycle, "FR", solidarity.RelocationDelivered, 5, 21))
 	checkCycleTotals(t, s, "")
 	ts := totals(t, s, cycle)
-	if len(ts) != 2 || ts[0].State != "DE" || ts[0].Relocations != math.MaxInt64 || ts[0].Payments != math.MaxInt64-10 {
+	if len(ts) != 2 || ts[0].State != "DE" || ts[0].Delivered.Of(solidarity.RelocationDelivered) != math.MaxInt64 || ts[0].Delivered.Of(solidarity.PaymentMade) != math.MaxInt64-10 {
 		t.Fatalf("totals %+v", ts)
 	}
 	// The refused key was not recorded: the same key may be used for another entry.
@@ -264,4 +264,64 @@ func dailyBefore(a, b solidarity.DayTotals) bool {
 		return a.State < b.State
 	}
 	return a.Day < b.Day
+}
+
+// testHeadTotals: HeadTotals reads the head and the totals in one snapshot: while
+// deliveries are appended, the totals it returns are always the sum of the entries up
+// to the head it returns, neither fewer nor more; as of a time, they are TotalsAt.
+func testHeadTotals(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := h.Store
+	if head, ts, err := s.HeadTotals(ctx, cycle, time.Time{}); err != nil || head != 0 || len(ts) != 0 {
+		t.Fatalf("empty store: %d, %v, %v", head, ts, err)
+	}
+	done := make(chan error)
+	go func() {
+		var err error
+		for i := range 60 {
+			if _, _, err = s.Append(ctx, "", delivery(t, cycle, states[i%len(states)], deliveryTypes[i%3], int64(1+i), i), nil); err != nil {
+				break
+			}
+		}
+		done <- err
+	}()
+	check := func() {
+		head, ts, err := s.HeadTotals(ctx, cycle, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := ledger.Project(s.All(ctx), head)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []solidarity.Totals
+		for _, x := range p.Totals {
+			if x.Cycle == cycle {
+				want = append(want, x)
+			}
+		}
+		if fmt.Sprint(ts) != fmt.Sprint(want) {
+			t.Fatalf("HeadTotals: head %d with totals %v; the entries up to %d sum to %v", head, ts, head, want)
+		}
+	}
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			running = false
+		default:
+		}
+		check()
+	}
+	at := base.Add(30 * time.Second)
+	head, ts, err := s.HeadTotals(ctx, cycle, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.TotalsAt(ctx, cycle, at)
+	if err != nil || head != 60 || fmt.Sprint(ts) != fmt.Sprint(want) {
+		t.Fatalf("HeadTotals as of %v: %d, %v; want 60, %v (%v)", at, head, ts, want, err)
+	}
 }

@@ -259,14 +259,14 @@ func (s *Server) pledgesOf(r *http.Request, year int, rows map[solidarity.Member
 		return // no such cycle: the page shows the allocations only
 	}
 	for _, sb := range b.States {
-		rr := rows[solidarity.MemberState(sb.State)]
+		rr := rows[sb.State]
 		if rr == nil {
 			continue
 		}
-		rr.Delivered = sb.Delivered.Relocations
-		if sb.PledgeKnown && sb.Pledged != nil {
+		rr.Delivered = sb.Delivered.Totals.Of(solidarity.RelocationDelivered)
+		if sb.Pool.PledgeKnown {
 			rr.PledgeKnown = true
-			rr.Pledged = sb.Pledged.RelocationApplicants + sb.Pledged.RelocationBeneficiaries
+			rr.Pledged = sb.Pool.Pledged.Relocations()
 		}
 	}
 }

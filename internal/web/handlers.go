@@ -33,11 +33,7 @@ func (s *Server) cycle(r *http.Request) (*solidarity.Cycle, error) {
 	if err != nil {
 		return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "year", Message: fmt.Sprintf("%q is not a cycle year", r.PathValue("year"))}
 	}
-	src, err := cyclefile.ShippedSource(y)
-	if err != nil {
-		return nil, err
-	}
-	return cyclefile.Parse(fmt.Sprintf("cycles/%d.toml", y), src)
+	return s.Catalog.Cycle(y) // the server's catalog reads no file
 }
 
 // poolFor computes the pool for a request's cycle, ?method= and ?as_of=.
@@ -51,8 +47,11 @@ func (s *Server) poolFor(r *http.Request, cy *solidarity.Cycle) (*report.Pool, e
 		}
 		asOf = t
 	}
-	p, _, err := s.Catalog.Pool(catalog.PoolRequest{Cycle: cy, Method: q.Get("method"), AsOf: asOf})
-	return p, err
+	p, err := s.Catalog.Pool(catalog.PoolRequest{Cycle: cy, Method: q.Get("method"), AsOf: asOf})
+	if err != nil {
+		return nil, err
+	}
+	return report.FromPool(p.Result, p.Population, p.GDP, p.Warnings), nil
 }
 
 // shippedPool computes the pool of the shipped cycle named by {year}.
@@ -95,7 +94,7 @@ type CycleSummary struct {
 func (s *Server) handleCycles(w http.ResponseWriter, r *http.Request) {
 	out := []CycleSummary{}
 	for _, y := range cyclefile.Shipped() {
-		c, err := cyclefile.Open(itoa(y))
+		c, err := s.Catalog.Cycle(y)
 		if err != nil {
 			s.apiError(w, r, err)
 			return
@@ -393,7 +392,7 @@ type statePage struct {
 	View  view
 	Live  *live
 	// With a ledger:
-	Balance    *ledgersvc.StateBalance
+	Balance    *report.StateBalance
 	Chart      *paceChart
 	Entries    []*solidarity.Entry // the state's pledge and delivery entries, if the viewer may read them
 	EntriesMsg string              // why the entries are not listed

@@ -25,12 +25,12 @@ import (
 
 // live is what the ledger says about the cycle a page shows.
 type live struct {
-	*ledgersvc.Balances
-	byState map[string]*ledgersvc.StateBalance
+	*report.Balances
+	byState map[string]*report.StateBalance
 }
 
 // State returns the balance line of m (nil if m is not in the cycle).
-func (l *live) State(m string) *ledgersvc.StateBalance { return l.byState[m] }
+func (l *live) State(m string) *report.StateBalance { return l.byState[m] }
 
 // dashboardPool returns the pool a page shows: with a ledger that holds the cycle,
 // the ledger's pool and its balances (live); else the shipped cycle file, as before.
@@ -69,7 +69,7 @@ func (s *Server) dashboardPool(r *http.Request) (*report.Pool, *live, error) {
 			return p, nil, err
 		}
 	}
-	l := &live{Balances: b, byState: map[string]*ledgersvc.StateBalance{}}
+	l := &live{Balances: b, byState: map[string]*report.StateBalance{}}
 	for i := range b.States {
 		l.byState[b.States[i].State] = &b.States[i]
 	}
@@ -112,7 +112,7 @@ func (s *Server) statePage(r *http.Request) (*statePage, error) {
 		f.DeliverAction = fmt.Sprintf("/pool/%d/states/%s/deliveries", year, m)
 		f.PledgeKey, f.DeliverKey = "form-"+rand.Text(), "form-"+rand.Text()
 		f.PledgeTypes = solidarity.PledgeTypes()
-		f.DeliveryTypes = []solidarity.EntryType{solidarity.RelocationDelivered, solidarity.PaymentMade, solidarity.AlternativeDelivered}
+		f.DeliveryTypes = solidarity.DeliveryTypes()
 		page.Forms = &f
 	}
 	es, err := s.ledger.Entries(r.Context(), solidarity.EntryFilter{Cycle: &year, State: &m, Limit: 100})
@@ -123,8 +123,7 @@ func (s *Server) statePage(r *http.Request) (*statePage, error) {
 		return nil, err
 	}
 	for _, e := range es {
-		switch e.Type {
-		case solidarity.PledgeMade, solidarity.PledgeChanged, solidarity.RelocationDelivered, solidarity.PaymentMade, solidarity.AlternativeDelivered:
+		if _, _, delivery := solidarity.DeliveryOf(e.Type); delivery || e.Type == solidarity.PledgeMade || e.Type == solidarity.PledgeChanged {
 			page.Entries = append(page.Entries, e)
 		}
 	}
@@ -147,7 +146,7 @@ type paceChart struct {
 	ElapsedPercent         string
 }
 
-func newPaceChart(p *report.Pool, b *ledgersvc.StateBalance) *paceChart {
+func newPaceChart(p *report.Pool, b *report.StateBalance) *paceChart {
 	if b == nil || p.Cycle.PoolStart == "" || p.Cycle.Deadline == "" {
 		return nil
 	}
@@ -230,8 +229,9 @@ func (s *Server) handleDeliveryForm(w http.ResponseWriter, r *http.Request) {
 	s.postForm(w, r, func(year int, m solidarity.MemberState) (*solidarity.Entry, bool, error) {
 		t := solidarity.EntryType(r.PostForm.Get("type"))
 		p := solidarity.DeliveryPayload{Reference: strings.TrimSpace(r.PostForm.Get("reference")), OverDelivery: r.PostForm.Get("over_delivery") != ""}
+		d, _, ok := solidarity.DeliveryOf(t)
 		var err error
-		if p.Relocations, p.EURCents, err = formAmount(r.PostForm.Get("amount"), t == solidarity.RelocationDelivered); err != nil {
+		if p.Relocations, p.EURCents, err = formAmount(r.PostForm.Get("amount"), ok && d.Unit() == solidarity.Persons); err != nil {
 			return nil, false, err
 		}
 		return s.ledger.Deliver(r.Context(), year, m, t, p, r.PostForm.Get("idempotency_key"))

@@ -42,8 +42,8 @@ const maxShipped = 256
 type balancesCall struct {
 	head   int64
 	second int64
-	done   chan struct{} // closed when b and err are set
-	b      *ledgersvc.Balances
+	done   chan struct{}    // closed when b and err are set
+	b      *report.Balances // rendered once, for every request of its head and second
 	err    error
 }
 
@@ -51,7 +51,7 @@ type shippedKey struct{ year, method, asOf string }
 
 // balancesNow returns the balances of year as of now, computed by l at most once per
 // ledger head and second.
-func (c *poolCache) balancesNow(ctx context.Context, l *ledgersvc.Service, year int) (*ledgersvc.Balances, error) {
+func (c *poolCache) balancesNow(ctx context.Context, l *ledgersvc.Service, year int) (*report.Balances, error) {
 	head, _, err := l.Store.Head(ctx)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func (c *poolCache) balancesNow(ctx context.Context, l *ledgersvc.Service, year 
 		}
 		c.balances[year] = call
 		c.mu.Unlock()
-		call.b, call.err = l.Balances(ctx, year, time.Time{})
+		call.b, call.err = rendered(l.Balances(ctx, year, time.Time{}))
 		close(call.done)
 		if call.err != nil {
 			c.mu.Lock()
@@ -90,13 +90,13 @@ func (c *poolCache) balancesNow(ctx context.Context, l *ledgersvc.Service, year 
 	if call.err != nil {
 		// Another request's failure (its client may have gone away): compute it for
 		// this one.
-		return l.Balances(ctx, year, time.Time{})
+		return rendered(l.Balances(ctx, year, time.Time{}))
 	}
 	return copyBalances(call.b), nil
 }
 
 // copyBalances is b with its own Balances and Pool values.
-func copyBalances(b *ledgersvc.Balances) *ledgersvc.Balances {
+func copyBalances(b *report.Balances) *report.Balances {
 	if b == nil {
 		return nil
 	}
@@ -110,11 +110,19 @@ func copyBalances(b *ledgersvc.Balances) *ledgersvc.Balances {
 
 // balances is Service.Balances through the server's cache: as of now it is served
 // from the cache, as of another time computed.
-func (s *Server) balances(ctx context.Context, year int, asOf time.Time) (*ledgersvc.Balances, error) {
+func (s *Server) balances(ctx context.Context, year int, asOf time.Time) (*report.Balances, error) {
 	if !asOf.IsZero() {
-		return s.ledger.Balances(ctx, year, asOf)
+		return rendered(s.ledger.Balances(ctx, year, asOf))
 	}
 	return s.pools.balancesNow(ctx, s.ledger, year)
+}
+
+// rendered is the report of the balances b, or err.
+func rendered(b *ledgersvc.Balances, err error) (*report.Balances, error) {
+	if err != nil {
+		return nil, err
+	}
+	return report.FromBalances(b), nil
 }
 
 // shippedPool returns the pool of a shipped cycle for the request's {year}, ?method=
