@@ -9,7 +9,6 @@ import (
 	"pgregory.net/rapid"
 
 	"solidarity"
-	"solidarity/internal/ledgersvc"
 	"solidarity/internal/report"
 )
 
@@ -35,7 +34,7 @@ func TestBalancesAsOfLeavesOutLaterEntries(t *testing.T) {
 		reloc        int64
 		financialEUR string
 	}{{"2027-06-01", 10, "0.00"}, {"2027-06-02", 30, "5.00"}, {"", 30, "5.00"}, {"2027-02-01", 0, ""}, {"2027-12-31", 30, "5.00"}} {
-		when, err := ledgersvc.ParseAsOf(c.asOf)
+		when, err := solidarity.ParseAsOf(c.asOf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +148,7 @@ func TestWritesKeepReadsAndAsOfIsAPrefix(t *testing.T) {
 		// A time within a day, too (the API takes RFC 3339 times).
 		days = append(days, start.Add(time.Duration(rapid.Int64Range(0, 60*24*3600).Draw(rt, "instant"))*time.Second).Format(time.RFC3339))
 		for _, day := range days {
-			when, err := ledgersvc.ParseAsOf(day)
+			when, err := solidarity.ParseAsOf(day)
 			if err != nil {
 				rt.Fatal(err)
 			}

@@ -69,24 +69,9 @@ type Balances struct {
 	LedgerHead int64 // the last entry the balances include
 }
 
-// ParseAsOf reads an as-of date as the CLI, the API and the pages take it: a day
-// (YYYY-MM-DD, counted to its end, UTC) or an RFC 3339 time; zero when v is "".
-func ParseAsOf(v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.DateOnly, v); err == nil {
-		return t.Add(24*time.Hour - time.Microsecond), nil // the whole day counts
-	}
-	if t, err := time.Parse(time.RFC3339, v); err == nil {
-		return t, nil
-	}
-	return time.Time{}, &solidarity.Error{Code: solidarity.EINVALID, Field: "as_of", Message: "want a date as YYYY-MM-DD or an RFC 3339 time"}
-}
-
 // Balances computes a cycle's balances as of a time (zero: now): the ledger as it stood
 // then, from the entries recorded at or before asOf — pledges, statuses, deductions,
-// offsets and deliveries alike (ParseAsOf reads a day as its end). Anyone may read the
+// offsets and deliveries alike (solidarity.ParseAsOf reads a day as its end). Anyone may read the
 // published figures; the per-state pledges and deliveries of the result are published
 // figures of the pool.
 func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Balances, error) {

@@ -12,7 +12,6 @@ import (
 
 	"solidarity"
 	"solidarity/internal/cyclefile"
-	"solidarity/internal/ledgersvc"
 )
 
 // BenchmarkBalances measures the dashboard's balances for the 26 states of the 2026
@@ -38,7 +37,7 @@ func BenchmarkBalancesAsOf(b *testing.B) {
 	if name == "" {
 		name = "sqlite"
 	}
-	day, _ := ledgersvc.ParseAsOf("2027-03-01")
+	day, _ := solidarity.ParseAsOf("2027-03-01")
 	b.Run(name+"/date", func(b *testing.B) { benchmarkBalances(b, day) })
 	b.Run(name+"/time", func(b *testing.B) { benchmarkBalances(b, time.Date(2027, 3, 1, 23, 0, 0, 0, time.UTC)) })
 }

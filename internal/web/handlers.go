@@ -39,13 +39,9 @@ func (s *Server) cycle(r *http.Request) (*solidarity.Cycle, error) {
 // poolFor computes the pool for a request's cycle, ?method= and ?as_of=.
 func (s *Server) poolFor(r *http.Request, cy *solidarity.Cycle) (*report.Pool, error) {
 	q := r.URL.Query()
-	var asOf time.Time
-	if v := q.Get("as_of"); v != "" {
-		t, err := time.Parse(time.DateOnly, v)
-		if err != nil {
-			return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "as_of", Message: "want a date as YYYY-MM-DD"}
-		}
-		asOf = t
+	asOf, err := solidarity.ParseAsOfDay(q.Get("as_of"))
+	if err != nil {
+		return nil, err
 	}
 	p, err := s.Catalog.Pool(catalog.PoolRequest{Cycle: cy, Method: q.Get("method"), AsOf: asOf})
 	if err != nil {

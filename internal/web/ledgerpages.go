@@ -12,7 +12,6 @@ import (
 	"solidarity"
 	"solidarity/apportion"
 	"solidarity/internal/cyclefile"
-	"solidarity/internal/ledgersvc"
 	"solidarity/internal/report"
 	"solidarity/ledger"
 )
@@ -47,7 +46,7 @@ func (s *Server) dashboardPool(r *http.Request) (*report.Pool, *live, error) {
 		return p, nil, err
 	}
 	q := r.URL.Query()
-	asOf, err := ledgersvc.ParseAsOf(q.Get("as_of")) // the whole day counts, as on the API and the CLI
+	asOf, err := solidarity.ParseAsOf(q.Get("as_of")) // the whole day counts, as on the API and the CLI
 	if err != nil {
 		return nil, nil, err
 	}
