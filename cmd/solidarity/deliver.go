@@ -4,16 +4,20 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"solidarity"
 	"solidarity/internal/app"
 )
 
-// deliveryTypes are the kinds of delivery --type names.
-var deliveryTypes = map[string]solidarity.EntryType{
-	"relocation":  solidarity.RelocationDelivered,
-	"payment":     solidarity.PaymentMade,
-	"alternative": solidarity.AlternativeDelivered,
+// deliveryNames lists the names --type takes, from the table of measures:
+// "relocation, payment or alternative".
+func deliveryNames() string {
+	names := strings.Split(deliveryList(","), ",")
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // runDeliver records a delivery against a state's pledges.
@@ -39,10 +43,11 @@ func runDeliver(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := w.needYear(); err != nil {
 		return err
 	}
-	t, ok := deliveryTypes[*typ]
+	d, ok := solidarity.DeliveryNamed(*typ)
 	if !ok {
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--type", Message: "want relocation, payment or alternative"}
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--type", Message: "want " + deliveryNames()}
 	}
+	t := d.Type
 	m := state()
 	p := solidarity.DeliveryPayload{Relocations: *relocs, EURCents: cents, OverDelivery: *over, Reference: *reference}
 	return w.record(ctx, stdout, app.Existing, func(ctx context.Context, l solidarity.LedgerService) (*solidarity.Entry, bool, error) {

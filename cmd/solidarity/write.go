@@ -18,7 +18,12 @@ import (
 // the idempotency key (writeFlags), and record one entry through the ledger
 // interface, on a local database or a server alike (record).
 
-const writeHelp = `Usage:
+// writeHelp is the write commands' help; the delivery and pledge types are the table
+// of measures' (solidarity.Measures), so that a new measure is listed where it is taken.
+var writeHelp = strings.NewReplacer(
+	"{deliveries}", deliveryList("|"),
+	"{pledges}", pledgeList(),
+).Replace(`Usage:
   solidarity cycle create FILE | cycle amend FILE           (coordinator)
   solidarity status set --cycle Y --state XX [--under-pressure] [--at-risk] [--significant] [--benefitting] [--act A]
   solidarity pledge add --cycle Y --state XX --type T (--relocations N | --eur AMOUNT)
@@ -27,14 +32,35 @@ const writeHelp = `Usage:
   solidarity deduction decide  --cycle Y --ref REF --act ACT [--granted (--full | --fraction F | --relocations N)]
   solidarity offset request|offer --cycle Y --state XX --counterpart YY --applications N
   solidarity offset reply --cycle Y --ref REF --accepted N
-  solidarity deliver --cycle Y --state XX --type relocation|payment|alternative (--relocations N | --eur AMOUNT) [--over-delivery] [--reference R]
+  solidarity deliver --cycle Y --state XX --type {deliveries} (--relocations N | --eur AMOUNT) [--over-delivery] [--reference R]
   solidarity balances --cycle Y [--as-of DATE] [--format table|json]
 
 Every write is one ledger entry; --key K makes it idempotent (a retry with the same key
-never records twice). Pledge types: relocation-applicants, relocation-beneficiaries,
-offset, financial, alternative, none. Amounts in EUR take up to two decimals.
+never records twice). Pledge types: {pledges}. Amounts in EUR take up to two decimals.
 Target flags: --db, --server with --token, --as (see 'solidarity ledger --help').
-`
+`)
+
+// deliveryList joins the names deliver --type takes with sep.
+func deliveryList(sep string) string {
+	var names []string
+	for _, d := range solidarity.Deliveries() {
+		names = append(names, d.Name())
+	}
+	return strings.Join(names, sep)
+}
+
+// pledgeList lists the pledge types, folded as the help was written: after the first
+// two, on a line of their own.
+func pledgeList() string {
+	var names []string
+	for _, t := range solidarity.PledgeTypes() {
+		names = append(names, string(t))
+	}
+	if len(names) <= 2 {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:2], ", ") + ",\n" + strings.Join(names[2:], ", ")
+}
 
 // writeGroup is a write command with subcommands (cycle create, pledge add, ...):
 // --help prints the write commands' help, a missing or unknown subcommand is bad
