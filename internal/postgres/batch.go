@@ -100,7 +100,7 @@ func (p *pendingAppend) statements(b *pgx.Batch) {
 	}
 	queue(func(err error) error {
 		if pgCode(err) == uniqueViolation {
-			return solidarity.Errorf(solidarity.ECONFLICT, "idempotency key already used")
+			return solidarity.IdempotencyKeyUsed()
 		}
 		return failInternal(err)
 	}, -1, `INSERT INTO entries (`+entryColumns+`, idem_key, idem_fp)
@@ -187,8 +187,7 @@ func (b *batch) append(r *groupcommit.Request) {
 		}
 		if prev, ok := b.known[actorKey(r.Entry.Actor, r.Key)]; ok {
 			if !r.Retries(b.knownFP[actorKey(r.Entry.Actor, r.Key)], prev) {
-				r.Answer(nil, false, solidarity.Errorf(solidarity.ECONFLICT,
-					"idempotency key already used for a different entry (seq %d)", prev.Seq))
+				r.Answer(nil, false, solidarity.IdempotencyKeyReused(prev.Seq))
 				return
 			}
 			replay := *prev

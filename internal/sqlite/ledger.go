@@ -149,8 +149,7 @@ func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, pre
 		switch {
 		case err == nil:
 			if !r.Retries(fp.String, prev) {
-				return nil, false, false, solidarity.Errorf(solidarity.ECONFLICT,
-					"idempotency key already used for a different entry (seq %d)", prev.Seq)
+				return nil, false, false, solidarity.IdempotencyKeyReused(prev.Seq)
 			}
 			return prev, true, false, nil
 		case !errors.Is(err, sql.ErrNoRows):
@@ -185,7 +184,7 @@ func try(ctx context.Context, tx *sql.Tx, r *groupcommit.Request, seq int64, pre
 		c.Seq, c.Cycle, string(c.Type), string(c.State), c.Ref, c.Actor, formatTime(c.At),
 		c.LegalBasis, []byte(c.Payload), c.PrevHash, c.Hash, key, fp); err != nil {
 		if isUnique(err) {
-			return nil, false, false, solidarity.Errorf(solidarity.ECONFLICT, "idempotency key already used")
+			return nil, false, false, solidarity.IdempotencyKeyUsed()
 		}
 		return nil, false, false, internal("append", err)
 	}
