@@ -51,15 +51,27 @@ var (
 	}
 	noObligation = legendItem{"#bcbddc", "no obligation (benefitting or full deduction)"}
 	unknownFill  = legendItem{"url(#unknown)", "pledge unknown"}
-	pledgeFills  = map[string]legendItem{
-		string(solidarity.RelocationApplicants):    {"#1b9e77", "relocation of applicants"},
-		string(solidarity.RelocationBeneficiaries): {"#66a61e", "relocation of beneficiaries"},
-		string(solidarity.Offset):                  {"#7570b3", "responsibility offsets"},
-		string(solidarity.Financial):               {"#d95f02", "financial contribution"},
-		string(solidarity.Alternative):             {"#e7298a", "alternative measures"},
-		string(solidarity.NoPledge):                {"#fff7bc", "no pledge"},
+	// pledgeColours are the legend's colours of the measures (solidarity.Measures: the
+	// label is the table's): a new measure needs one here.
+	pledgeColours = map[solidarity.PledgeType]string{
+		solidarity.RelocationApplicants:    "#1b9e77",
+		solidarity.RelocationBeneficiaries: "#66a61e",
+		solidarity.Offset:                  "#7570b3",
+		solidarity.Financial:               "#d95f02",
+		solidarity.Alternative:             "#e7298a",
 	}
+	noPledge = legendItem{"#fff7bc", "no pledge"}
 )
+
+// pledgeFill is the map's fill and legend label for a state whose largest pledge is of
+// type t: the measure's colour and its label in the table of measures.
+func pledgeFill(t solidarity.PledgeType) legendItem {
+	m, ok := solidarity.MeasureOf(t)
+	if !ok {
+		return noPledge
+	}
+	return legendItem{pledgeColours[t], m.Label}
+}
 
 func (s *Server) mapView(p *report.Pool, v view) (*mapView, error) {
 	mode := v.Mode
@@ -91,7 +103,7 @@ func (s *Server) mapView(p *report.Pool, v view) (*mapView, error) {
 	case ModePledge:
 		mv.Caption = "Largest pledged type, valued in relocation-equivalents"
 		for _, t := range solidarity.PledgeTypes() {
-			mv.Legend = append(mv.Legend, pledgeFills[string(t)])
+			mv.Legend = append(mv.Legend, pledgeFill(t))
 		}
 		mv.Legend = append(mv.Legend, unknownFill)
 	}
@@ -133,11 +145,8 @@ func fill(mode string, st report.PoolState, step float64) (string, string) {
 		if !st.PledgeKnown {
 			return unknownFill.Fill, "pledge unknown"
 		}
-		t := st.DominantPledge
-		if t == "" {
-			t = string(solidarity.NoPledge)
-		}
-		return pledgeFills[t].Fill, pledgeFills[t].Label
+		f := pledgeFill(solidarity.PledgeType(st.DominantPledge))
+		return f.Fill, f.Label
 	}
 	v := f64(st.SharePercent)
 	i := len(shareScale) - 1
