@@ -75,3 +75,33 @@ type DeadlineService[Row, Consequence, Confirmed any] interface {
 	PreviewMissed(ctx context.Context) ([]Consequence, error)
 	ApplyConfirmed(ctx context.Context, confirmed []Confirmed) ([]Consequence, error)
 }
+
+// CaseService records the case flow: a ship's list registered as an arrival and its
+// cases (Register; RegisterNewLanding once the user confirmed that a list of the
+// vessel, port and time of a registered arrival is another landing), a legal event on
+// a case or its family (Apply: the transition table decides whether the case's state
+// allows it) and the coordinator's allocation of a relocation candidate's family to a
+// Member State (Assign, Art. 67). Each write is one ledger entry, appended under
+// idemKey as a ledger write is. The list of type List is parsed and checked by the
+// caller first, so that a bad row is reported where it was read. Implemented with
+// CaseService[*arrival.List, *casesvc.Registered, casesvc.EventRequest, *casesvc.Applied].
+type CaseService[List, Registered, Event, Applied any] interface {
+	Register(ctx context.Context, l List, idemKey string) (Registered, error)
+	RegisterNewLanding(ctx context.Context, l List, idemKey string) (Registered, error)
+	Apply(ctx context.Context, req Event, idemKey string) (Applied, error)
+	Assign(ctx context.Context, id CaseID, m MemberState, idemKey string) (Applied, error)
+}
+
+// CaseReader reads the case flow, pseudonymously but for Person and Determine: the
+// cases f selects, each with its next time limit (rows of type Row, at most f.Limit);
+// one case's flow and deadlines (View; a case the user may not see is ENOTFOUND); and
+// a case's personal record and the responsibility determination run on it, both
+// reads of the person recorded in the access log (purpose says why) before anything
+// is returned. Implemented with
+// CaseReader[casesvc.CaseRow, *casesvc.CaseView, *arrival.Person, *casesvc.Determination].
+type CaseReader[Row, View, Person, Determination any] interface {
+	CaseRows(ctx context.Context, f CaseFilter) ([]Row, error)
+	Case(ctx context.Context, id CaseID) (View, error)
+	Person(ctx context.Context, id CaseID, purpose string) (Person, error)
+	Determine(ctx context.Context, id CaseID) (Determination, error)
+}

@@ -19,7 +19,7 @@ func runAllocate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	svc, uctx, done, err := t.cases(ctx, "allocate", app.Existing)
+	svc, uctx, done, err := t.caseFlow(ctx, "allocate", app.Existing)
 	if err != nil {
 		return err
 	}

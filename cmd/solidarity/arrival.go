@@ -25,7 +25,7 @@ func runArrival(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return &solidarity.Error{Code: solidarity.EINVALID, Message: fmt.Sprintf("unknown arrival command %q", pos[0])}
 	}
 	// An import may start a ledger.
-	svc, uctx, done, err := t.cases(ctx, "arrival", app.Create)
+	svc, uctx, done, err := t.caseFlow(ctx, "arrival", app.Create)
 	if err != nil {
 		return err
 	}

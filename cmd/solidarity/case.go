@@ -26,7 +26,7 @@ func runCase(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *person || *determine {
 		mode = app.Existing
 	}
-	svc, uctx, done, err := t.cases(ctx, "case", mode)
+	svc, uctx, done, err := t.caseFlow(ctx, "case", mode)
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,8 @@ The case flow on a local database (--db, default $SOLIDARITY_DB or solidarity.db
 USER acts as that user, default the system actor). Personal records are sealed with the
 keys of $SOLIDARITY_KEYS_FILE or $SOLIDARITY_KEYS (a SQLite database without them uses
 DB.keys beside it). Reading a person (--person, --determine) is recorded in the access
-log. 'solidarity deadlines' also works on a server (--server URL --token T).
+log. Every case command but erase and keys also works on a server (--server URL
+--token T), as the token's user; the server records the reads of a person.
 
   arrival import  one disembarkation and its people: every row is checked first; a bad
                   row is reported with its line and field and nothing is registered;
@@ -54,8 +55,10 @@ log. 'solidarity deadlines' also works on a server (--server URL --token T).
 
 // The case commands (arrival, cases, case, event, allocate, deadlines, erase, keys;
 // one file each) act on the case flow of a local database, as the acting user of
-// --as; deadlines also on a server. Each parses its own flags, placed before, between
-// or after its arguments.
+// --as, or of a server (--server), through the root package's case and deadline
+// interfaces (target.go): one code path for both. erase and keys reseal act on a
+// local database only: the API serves neither. Each parses its own flags,
+// placed before, between or after its arguments.
 
 // newCaseFlags returns the FlagSet of the case command name with the target flags.
 func newCaseFlags(name string, stdout, stderr io.Writer) (*flag.FlagSet, *target) {
@@ -101,7 +104,7 @@ func runCases(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if _, err := parseCase(fs, args, "cases", 0, "no arguments"); err != nil {
 		return err
 	}
-	svc, uctx, done, err := t.cases(ctx, "cases", app.ReadOnly)
+	svc, uctx, done, err := t.caseFlow(ctx, "cases", app.ReadOnly)
 	if err != nil {
 		return err
 	}
@@ -111,23 +114,23 @@ func runCases(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		id := solidarity.ArrivalID(*arrivalID)
 		filter.Arrival = &id
 	}
-	recs, err := svc.Cases(uctx, filter)
+	rows, err := svc.CaseRows(uctx, filter)
 	if err != nil {
 		return err
 	}
 	if *format == "json" {
+		var recs []*solidarity.CaseRecord // null for none, as the records were always printed
+		for _, r := range rows {
+			recs = append(recs, r.Record)
+		}
 		return json.NewEncoder(stdout).Encode(recs)
 	}
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "CASE\tFAMILY\tARRIVAL\tSTATE\tRESPONSIBLE\tALLOCATED\tNEXT DUE")
-	for _, r := range recs {
-		due := ""
-		next, ok, err := svc.Next(r)
-		if err != nil {
-			return err
-		}
-		if ok {
-			due = casesvc.DueText(next) // as the case and its deadlines show it
+	for _, row := range rows {
+		r, due := row.Record, ""
+		if row.Next != nil {
+			due = casesvc.DueText(*row.Next) // as the case and its deadlines show it
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Family, r.Arrival, r.State, r.Responsible, r.Allocated, due)
 	}

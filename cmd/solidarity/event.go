@@ -31,7 +31,7 @@ func runEvent(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	svc, uctx, done, err := t.cases(ctx, "event", app.Existing)
+	svc, uctx, done, err := t.caseFlow(ctx, "event", app.Existing)
 	if err != nil {
 		return err
 	}

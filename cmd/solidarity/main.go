@@ -11,9 +11,9 @@
 // write.go (their shared flags and help); accounts: user.go, token.go; the case flow:
 // arrival.go, cases.go (with the case commands' shared flags), case.go, event.go,
 // allocate.go, deadlines.go, erase.go, keys.go. target.go is where a command acts:
-// the ledger and deadline commands call the root package's service interfaces, on a
-// local database (internal/ledgersvc, internal/casesvc) or, with --server, through
-// internal/client, one code path for both.
+// the ledger and case commands (but erase and keys reseal) call the root package's
+// service interfaces, on a local database (internal/ledgersvc, internal/casesvc) or,
+// with --server, through internal/client, one code path for both.
 package main
 
 import (

@@ -431,14 +431,20 @@ func TestServeBusyPort(t *testing.T) {
 // standard output; the server stops at the end of the test.
 func startServe(t *testing.T, args ...string) (string, *syncBuffer) {
 	t.Helper()
+	addr, out, _ := startServeLogs(t, args...)
+	return addr, out
+}
+
+// startServeLogs is startServe that also returns the server's standard error, its log.
+func startServeLogs(t *testing.T, args ...string) (addr string, out, errb *syncBuffer) {
+	t.Helper()
 	addrFile := filepath.Join(t.TempDir(), "addr")
 	t.Setenv("SOLIDARITY_ADDR_FILE", addrFile)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
-	out := new(syncBuffer)
-	var errb syncBuffer
+	out, errb = new(syncBuffer), new(syncBuffer)
 	go func() {
-		done <- Run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), out, &errb)
+		done <- Run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), out, errb)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -448,7 +454,7 @@ func startServe(t *testing.T, args ...string) (string, *syncBuffer) {
 	})
 	for range 3000 { // seeding the demo takes a moment, longer on a loaded machine
 		if b, err := os.ReadFile(addrFile); err == nil && len(b) > 0 {
-			return string(b), out
+			return string(b), out, errb
 		}
 		select {
 		case code := <-done:
@@ -458,7 +464,7 @@ func startServe(t *testing.T, args ...string) (string, *syncBuffer) {
 		}
 	}
 	t.Fatal("server did not start")
-	return "", nil
+	return "", nil, nil
 }
 
 // getJSON GETs url with a bearer token and decodes the answer into out (if not nil),

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/arrival"
 	"solidarity/internal/app"
 	"solidarity/internal/casesvc"
 	"solidarity/internal/client"
@@ -59,6 +60,13 @@ func (l localLedger) Balances(ctx context.Context, year int, asOf time.Time) (*r
 	return report.FromBalances(b), nil
 }
 
+// caseAPI is the case flow as the case commands use it: the service on a local
+// database, or the client of a server.
+type caseAPI interface {
+	solidarity.CaseService[*arrival.List, *casesvc.Registered, casesvc.EventRequest, *casesvc.Applied]
+	solidarity.CaseReader[casesvc.CaseRow, *casesvc.CaseView, *arrival.Person, *casesvc.Determination]
+}
+
 // deadlineAPI is the deadline view and the consequences of missed limits, local or
 // remote.
 type deadlineAPI = solidarity.DeadlineService[casesvc.DueRow, casesvc.Consequence, casesvc.Confirmed]
@@ -85,8 +93,17 @@ func (t *target) deadlines(ctx context.Context, m app.Mode) (deadlineAPI, contex
 	return t.cases(ctx, "deadlines", m)
 }
 
-// cases opens the case flow of the local database in mode m; the case commands other
-// than deadlines are not served by the client (the API has them for the web).
+// caseFlow is ledger for the case commands but erase and keys reseal (name is the
+// command's).
+func (t *target) caseFlow(ctx context.Context, name string, m app.Mode) (caseAPI, context.Context, func(), error) {
+	if t.remote() {
+		return t.client(), ctx, func() {}, nil
+	}
+	return t.cases(ctx, name, m)
+}
+
+// cases opens the case flow of the local database in mode m; erase and keys reseal
+// act on it only: the API serves neither (they are the operator's, on the database).
 func (t *target) cases(ctx context.Context, name string, m app.Mode) (*casesvc.Service, context.Context, func(), error) {
 	if t.remote() {
 		return nil, nil, nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--server", Message: name + " works on a local database only (use the API)"}

@@ -1,12 +1,14 @@
 // Package client is the JSON API of a solidarity server (internal/web) as the root
 // package's service interfaces: a Client is a solidarity.LedgerService, a
-// solidarity.LedgerReader and a solidarity.DeadlineService, as the services on a
-// local store are, so that the command line runs one code path for a local database
-// and for a server.
+// solidarity.LedgerReader, a solidarity.CaseService, a solidarity.CaseReader and a
+// solidarity.DeadlineService, as the services on a local store are, so that the
+// command line runs one code path for a local database and for a server.
 //
 // Files: routes.go holds the API's routes, which the server registers its handlers
-// on; client.go the Client and its one request function; ledger.go and deadlines.go
-// the operations.
+// on; client.go the Client and its one request function; ledger.go (the ledger),
+// cases.go (arrivals, events, allocations and the case reads) and deadlines.go the
+// operations. The client logs nothing: a ship's list and a person travel in the
+// request or the answer body only.
 package client
 
 import (
@@ -44,10 +46,14 @@ const maxAnswer = 64 << 20
 // toml is a request body sent as a cycle file, not as JSON.
 type toml string
 
+// rawJSON is a request body already written as JSON (a ship's list in its import
+// form), sent as it is.
+type rawJSON []byte
+
 // do sends one request and decodes a JSON answer into out (unless nil). body is nil,
-// a toml file or a value sent as JSON; idemKey, when not "", is the Idempotency-Key.
-// An API error comes back as the server's *solidarity.Error, with its code; replayed
-// reports an answer of a retry (Idempotency-Replayed: true).
+// a toml file, rawJSON or a value sent as JSON; idemKey, when not "", is the
+// Idempotency-Key. An API error comes back as the server's *solidarity.Error, with
+// its code; replayed reports an answer of a retry (Idempotency-Replayed: true).
 func (c *Client) do(ctx context.Context, method, path string, body any, idemKey string, out any) (replayed bool, err error) {
 	var rd io.Reader
 	ctype := "application/json"
@@ -55,6 +61,8 @@ func (c *Client) do(ctx context.Context, method, path string, body any, idemKey 
 	case nil:
 	case toml:
 		rd, ctype = strings.NewReader(string(b)), "application/toml"
+	case rawJSON:
+		rd = bytes.NewReader(b)
 	default:
 		buf, err := json.Marshal(b)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"solidarity"
 	"solidarity/internal/app"
+	"solidarity/internal/casesvc"
 	"solidarity/internal/catalog"
 	"solidarity/internal/client"
 	"solidarity/internal/cyclefile"
@@ -44,7 +45,9 @@ func TestPath(t *testing.T) {
 type server struct {
 	url    string
 	ledger *ledgersvc.Service
+	cases  *casesvc.Service
 	tokens map[string]string
+	users  map[string]*solidarity.User
 }
 
 func newServer(t *testing.T) *server {
@@ -63,15 +66,17 @@ func newServer(t *testing.T) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := web.New(&catalog.Catalog{}, nil, 2026, web.WithLedger(svc), web.WithCases(app.CasesOn(st, svc, keys)))
+	cs := app.CasesOn(st, svc, keys)
+	h, err := web.New(&catalog.Catalog{}, nil, 2026, web.WithLedger(svc), web.WithCases(cs))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
-	s := &server{url: ts.URL, ledger: svc, tokens: map[string]string{}}
+	s := &server{url: ts.URL, ledger: svc, cases: cs, tokens: map[string]string{}, users: map[string]*solidarity.User{}}
 	sys := solidarity.NewContextWithUser(ctx, solidarity.System)
-	for _, u := range []solidarity.User{{Name: "coord", Role: solidarity.Coordinator}, {Name: "off-de", Role: solidarity.Officer, State: "DE"}} {
+	for _, u := range []solidarity.User{{Name: "coord", Role: solidarity.Coordinator}, {Name: "off-de", Role: solidarity.Officer, State: "DE"},
+		{Name: "off-it", Role: solidarity.Officer, State: "IT"}} {
 		if err := svc.AddUser(sys, &u, ""); err != nil {
 			t.Fatal(err)
 		}
@@ -80,6 +85,7 @@ func newServer(t *testing.T) *server {
 			t.Fatal(err)
 		}
 		s.tokens[u.Name] = tok
+		s.users[u.Name] = &u
 	}
 	return s
 }

@@ -25,6 +25,15 @@ const (
 	LedgerEntries     = "/api/v1/ledger/entries"
 	LedgerVerify      = "/api/v1/ledger/verify"
 
+	Arrivals          = "/api/v1/arrivals"
+	Arrival           = Arrivals + "/{id}"
+	Cases             = "/api/v1/cases"
+	Case              = Cases + "/{id}"
+	CasePerson        = Case + "/person"
+	CaseDetermination = Case + "/determination"
+	CaseEvents        = Case + "/events"
+	CaseAllocation    = Case + "/allocation"
+
 	Deadlines      = "/api/v1/deadlines"
 	DeadlinesApply = Deadlines + "/apply"
 )
