@@ -48,3 +48,25 @@ func TestFlagOfAnotherCommandIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// A command sent to a server takes no --db and no --as: the token says who acts, and
+// a local flag that would be ignored is an error (exit 2, naming the flag), before any
+// request is sent.
+func TestLocalFlagWithServerIsAnError(t *testing.T) {
+	t.Setenv("SOLIDARITY_SERVER", "")
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"balances", "--cycle", "2026", "--db", "x.db"}, "--db"},
+		{[]string{"ledger", "verify", "--as", "coord"}, "--as"},
+		{[]string{"deadlines", "--db", "x.db"}, "--db"},
+		{[]string{"cases", "--as", "off-it"}, "--as"},
+	} {
+		// The port is closed: an error about the flag came before any request.
+		code, _, errs := run(t, append(c.args, "--server", "http://127.0.0.1:1")...)
+		if code != 2 || !strings.Contains(errs, c.flag) || !strings.Contains(errs, "--server") {
+			t.Errorf("%v: exit %d, stderr %.200q; want exit 2 naming %s and --server", c.args, code, errs, c.flag)
+		}
+	}
+}

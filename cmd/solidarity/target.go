@@ -31,6 +31,19 @@ func (t *target) flags(fs *flag.FlagSet) {
 
 func (t *target) remote() bool { return t.server != "" }
 
+// remoteClient is client for a command sent to --server, which takes neither --db
+// nor --as: on a server the token says who acts, and a flag that would be ignored is
+// an error.
+func (t *target) remoteClient() (*client.Client, error) {
+	switch {
+	case t.db != "":
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--db", Message: "--db names a local database: not with --server"}
+	case t.as != "":
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--as", Message: "--as acts on a local database: with --server the token says who acts"}
+	}
+	return t.client(), nil
+}
+
 // client is the server of --server, acting with --token or $SOLIDARITY_TOKEN.
 func (t *target) client() *client.Client {
 	token := t.token
@@ -76,7 +89,8 @@ type deadlineAPI = solidarity.DeadlineService[casesvc.DueRow, casesvc.Consequenc
 // m (app.ReadOnly for a command that only reads: it never creates a database).
 func (t *target) ledger(ctx context.Context, m app.Mode) (ledgerAPI, context.Context, func(), error) {
 	if t.remote() {
-		return t.client(), ctx, func() {}, nil
+		c, err := t.remoteClient()
+		return c, ctx, func() {}, err
 	}
 	db, err := t.open(ctx, m)
 	if err != nil {
@@ -88,7 +102,8 @@ func (t *target) ledger(ctx context.Context, m app.Mode) (ledgerAPI, context.Con
 // deadlines is ledger for the deadline commands.
 func (t *target) deadlines(ctx context.Context, m app.Mode) (deadlineAPI, context.Context, func(), error) {
 	if t.remote() {
-		return t.client(), ctx, func() {}, nil
+		c, err := t.remoteClient()
+		return c, ctx, func() {}, err
 	}
 	return t.cases(ctx, "deadlines", m)
 }
@@ -97,7 +112,8 @@ func (t *target) deadlines(ctx context.Context, m app.Mode) (deadlineAPI, contex
 // command's).
 func (t *target) caseFlow(ctx context.Context, name string, m app.Mode) (caseAPI, context.Context, func(), error) {
 	if t.remote() {
-		return t.client(), ctx, func() {}, nil
+		c, err := t.remoteClient()
+		return c, ctx, func() {}, err
 	}
 	return t.cases(ctx, name, m)
 }
