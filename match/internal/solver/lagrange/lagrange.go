@@ -330,6 +330,17 @@ func (e *primal) fixMustAndMins() {
 	trace("repair (must, minimums)")
 	e.PlaceMusts()
 	e.MeetMins()
+	// The repairs move families in place; rebuild the assignment in family order, as
+	// the method has always seen it after a repair: the searches that follow walk a
+	// place's families in that order and take the first best move, and the repacking
+	// skips the places whose version is unchanged, so the order is part of the answer.
+	arcs := slices.Clone(e.Arc)
+	e.Reset()
+	for f, a := range arcs {
+		if a >= 0 {
+			e.Set(f, a)
+		}
+	}
 }
 
 // primal builds an assignment (construct) and improves it (improve).
