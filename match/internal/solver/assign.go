@@ -6,8 +6,9 @@ import (
 	"sort"
 )
 
-// primal is an assignment for the large models with what the local search needs
-// to be fast: the coupling rows of each place (capacity checks merge two short
+// Assignment is an assignment of families to arcs, shared by the methods (the exact
+// method's heuristics and the Lagrangian method's local search), with what the local
+// search needs to be fast: the coupling rows of each place (capacity checks merge two short
 // sorted lists), the families at each place (whom to move out of the way).
 type Assignment struct {
 	P      *Prob
@@ -107,7 +108,7 @@ func (e *Assignment) Score(a int32) float64 {
 	return e.P.ArcScore[a]
 }
 
-// fits says whether family f may move from its arc to arc b (-1: out) without
+// Fits says whether family f may move from its arc to arc b (-1: out) without
 // breaking a capacity or taking a minimum further below its bound. Moves that fit
 // keep every capacity, so an assignment is feasible as soon as the families that
 // must be placed are and the minimums are met.
@@ -150,7 +151,7 @@ func (e *Assignment) Fits(f int, b int32) bool {
 	return true
 }
 
-// set moves f to arc b without checks.
+// Set moves f to arc b without checks.
 func (e *Assignment) Set(f int, b int32) {
 	p := e.P
 	a := e.Arc[f]
@@ -199,7 +200,7 @@ func (e *Assignment) Feasible() bool {
 	return true
 }
 
-// places is the assignment in model places.
+// Places is the assignment in model places.
 func (e *Assignment) Places() []int {
 	out := make([]int, len(e.Arc))
 	for f, a := range e.Arc {
@@ -211,7 +212,7 @@ func (e *Assignment) Places() []int {
 	return out
 }
 
-// arcAt is f's arc to place pl, or -1 (arcs are in increasing place order).
+// ArcAt is f's arc to place pl, or -1 (arcs are in increasing place order).
 func (e *Assignment) ArcAt(f int, pl int32) int32 {
 	p := e.P
 	lo, hi := int(p.FamStart[f]), int(p.FamStart[f+1])
@@ -222,7 +223,7 @@ func (e *Assignment) ArcAt(f int, pl int32) int32 {
 	return -1
 }
 
-// greedy places the families that are out in the given order, each on its fitting
+// Greedy places the families that are out in the given order, each on its fitting
 // arc that rank prefers (higher is better), when it must be placed or the arc's
 // score is positive.
 func (e *Assignment) Greedy(order []int32, rank []float64) {

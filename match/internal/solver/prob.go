@@ -56,7 +56,7 @@ type Prob struct {
 	CVal      []float64
 }
 
-// coef is family f's coefficient in a row of dimension dim.
+// Coef is family f's coefficient in a row of dimension dim.
 func (p *Prob) Coef(f int, dim int32) float64 {
 	if dim < 0 {
 		return p.Size[f]
@@ -64,7 +64,7 @@ func (p *Prob) Coef(f int, dim int32) float64 {
 	return p.Need[f*p.D+int(dim)]
 }
 
-// infeasibleError carries the reason of a model that cannot be solved.
+// InfeasibleError carries the reason of a model that cannot be solved.
 type InfeasibleError struct{ Reason string }
 
 func (e *InfeasibleError) Error() string { return e.Reason }
@@ -73,7 +73,7 @@ func infeasible(format string, args ...any) error {
 	return &InfeasibleError{Reason: fmt.Sprintf(format, args...)}
 }
 
-// NewProb prepares m. It returns an *infeasibleError when a simple counting argument
+// NewProb prepares m. It returns an *InfeasibleError when a simple counting argument
 // already shows that no assignment exists: a family that must be placed but fits
 // nowhere, pinned families that overfill their place, a minimum that all the
 // families that could go there cannot reach.

@@ -9,7 +9,7 @@ import "slices"
 // TolLoad is the slack a row's use may exceed its bounds by (rounding).
 const TolLoad = 1e-9
 
-// fill places the unplaced families in order, each on the fitting arc that rank
+// Fill places the unplaced families in order, each on the fitting arc that rank
 // (per arc, higher is better) prefers, when the family must be placed or the arc's
 // score is positive (greedy). Then it tries to meet unmet minimums and to place
 // Must families that found no room by moving one other family out of the way.
@@ -103,7 +103,7 @@ func (s *Assignment) inRow(a int32, k int) bool {
 	return p.Coef(int(p.ArcFam[a]), p.RowDim[k]) != 0 && slices.Contains(s.RowsOf(a), int32(k))
 }
 
-// climb is a local search on the true scores over every arc: a family moves to a better arc that
+// Climb is a local search on the true scores over every arc: a family moves to a better arc that
 // fits, or leaves when its score is negative and it need not stay; then pairs at
 // full places trade (family f takes g's place, g moves elsewhere or out). Only strict
 // gains move a family, so a solution loaded from a previous one stays put where

@@ -61,37 +61,6 @@ func (c *chainSearch) rollback(to int) {
 	c.log = c.log[:to]
 }
 
-// pull fills the room at place pl, then at the place the filler left, and so on.
-// It returns with the chain applied; the caller keeps the best prefix.
-func (c *chainSearch) pull(pl int32, v0 float64, best *float64, bestLen *int) {
-	e, p := c.e, c.e.P
-	for d := 0; d < 2 && pl >= 0; d++ {
-		bh, bx, bg := -1, int32(-1), math.Inf(-1)
-		for _, x := range c.wArc[c.wStart[pl]:c.wStart[pl+1]] {
-			h := int(p.ArcFam[x])
-			if c.mark[h] == c.stamp || e.Arc[h] == x {
-				continue
-			}
-			g := p.ArcScore[x] - e.Score(e.Arc[h])
-			if g > bg && e.Fits(h, x) {
-				bh, bx, bg = h, x, g
-			}
-		}
-		if bh < 0 {
-			return
-		}
-		old := e.Arc[bh]
-		c.apply(bh, bx)
-		if v := e.Value - v0; v > *best {
-			*best, *bestLen = v, len(c.log)
-		}
-		pl = -1
-		if old >= 0 {
-			pl = p.ArcPlace[old]
-		}
-	}
-}
-
 // run tries chains rooted at each family of fams; it returns the gain.
 func (c *chainSearch) run(fams []int32) float64 {
 	e, p := c.e, c.e.P
