@@ -66,7 +66,7 @@ type Balances struct {
 	States     []StateBalance // in the pool's order
 	Delivered  Delivered      // the Union's
 	AsOf       time.Time
-	LedgerHead int64 // the last entry the balances include
+	LedgerHead int64 // the ledger's head when they were read: every figure is of the entries up to it
 }
 
 // Balances computes a cycle's balances as of a time (zero: now): the ledger as it stood
@@ -101,6 +101,12 @@ func (s *Service) Balances(ctx context.Context, year int, asOf time.Time) (*Bala
 		st, err = loadAsOf(ctx, s.Store, year, cut)
 	}
 	if err != nil {
+		return nil, err
+	}
+	// The pledges, statuses, deductions and offsets are read after the snapshot:
+	// without the entries appended since its head, so that every figure is of the
+	// same ledger, the one up to head.
+	if st, err = throughSeq(st, head); err != nil {
 		return nil, err
 	}
 	res, err := s.compute(ctx, s.Store, st, asOf)

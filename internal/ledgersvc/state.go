@@ -1,6 +1,7 @@
 package ledgersvc
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -69,6 +70,19 @@ func loadAsOf(ctx context.Context, v solidarity.View, year int, asOf time.Time, 
 	if !asOf.IsZero() {
 		es = upTo(es, asOf)
 	}
+	st, err := stateOf(year, es)
+	if err != nil {
+		return nil, err
+	}
+	if asOf.IsZero() {
+		st.tail = &tail{}
+		st.tail.claimed.Store(int64(len(st.entries)))
+	}
+	return st, nil
+}
+
+// stateOf is the state of cycle year made of the entries es, in sequence order.
+func stateOf(year int, es []*solidarity.Entry) (*state, error) {
 	st := &state{year: year, pledges: map[pledgeKey]solidarity.PledgePayload{},
 		statuses: map[solidarity.MemberState]*solidarity.Entry{}, byRef: map[solidarity.EntryType]map[string]*solidarity.Entry{}}
 	for _, e := range es {
@@ -76,11 +90,19 @@ func loadAsOf(ctx context.Context, v solidarity.View, year int, asOf time.Time, 
 			return nil, err
 		}
 	}
-	if asOf.IsZero() {
-		st.tail = &tail{}
-		st.tail.claimed.Store(int64(len(st.entries)))
-	}
 	return st, nil
+}
+
+// throughSeq is st without the entries after sequence number head: the state as the
+// ledger stood at that head (an append-only ledger's prefix), st itself when it holds
+// none after it.
+func throughSeq(st *state, head int64) (*state, error) {
+	n := len(st.entries)
+	if n == 0 || st.entries[n-1].Seq <= head {
+		return st, nil
+	}
+	i, _ := slices.BinarySearchFunc(st.entries, head+1, func(e *solidarity.Entry, seq int64) int { return cmp.Compare(e.Seq, seq) })
+	return stateOf(st.year, st.entries[:i])
 }
 
 // apply adds entry e, the next of the state's types in sequence order, to st, which

@@ -42,3 +42,33 @@ func TestExtendLeavesSharedStates(t *testing.T) {
 		t.Fatal("b's pledge is in a")
 	}
 }
+
+// TestThroughSeq: the balances' state without the entries appended after the
+// snapshot's head is the state of the entries up to it (pledges replaced by a later
+// one come back), and a state with none after the head is kept as it is.
+func TestThroughSeq(t *testing.T) {
+	pledge := func(seq int64, m solidarity.MemberState, n int) *solidarity.Entry {
+		return &solidarity.Entry{Seq: seq, Cycle: 2027, Type: solidarity.PledgeMade, State: m,
+			Ref: string(solidarity.RelocationApplicants), Payload: []byte(`{"type":"relocation-applicants","relocations":` + string(rune('0'+n)) + `}`)}
+	}
+	all, err := stateOf(2027, []*solidarity.Entry{pledge(2, "DE", 1), pledge(5, "FR", 2), pledge(9, "DE", 3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		head    int64
+		entries int
+		de      int64
+	}{{1, 0, 0}, {2, 1, 1}, {8, 2, 1}, {9, 3, 3}, {20, 3, 3}} {
+		st, err := throughSeq(all, c.head)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.entries) != c.entries || st.pledges[pledgeKey{"DE", solidarity.RelocationApplicants}].Relocations != c.de {
+			t.Errorf("through %d: %d entries, pledges %v; want %d entries, DE %d", c.head, len(st.entries), st.pledges, c.entries, c.de)
+		}
+		if c.head >= 9 && st != all {
+			t.Errorf("through %d: a new state, want the state itself", c.head)
+		}
+	}
+}
