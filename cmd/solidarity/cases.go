@@ -109,7 +109,7 @@ func runCases(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer done()
-	filter := solidarity.CaseFilter{Limit: 10000}
+	filter := solidarity.CaseFilter{Limit: solidarity.MaxCaseLimit}
 	if *arrivalID != "" {
 		id := solidarity.ArrivalID(*arrivalID)
 		filter.Arrival = &id

@@ -45,7 +45,7 @@ func runDeadlines(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		m := solidarity.MemberState(strings.ToUpper(*state))
 		st = &m
 	}
-	rows, err := svc.Deadlines(uctx, *within, st, 10000)
+	rows, err := svc.Deadlines(uctx, *within, st, solidarity.MaxCaseLimit)
 	if err != nil {
 		return err
 	}

@@ -70,3 +70,13 @@ func TestLocalFlagWithServerIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// --token on a local database is an error naming it: --as says who acts there.
+func TestTokenWithoutServerIsAnError(t *testing.T) {
+	t.Setenv("SOLIDARITY_SERVER", "")
+	db := filepath.Join(t.TempDir(), "t.db")
+	code, _, errs := run(t, "ledger", "verify", "--db", db, "--token", "zzz")
+	if code != 2 || !strings.Contains(errs, "--token") {
+		t.Errorf("exit %d, stderr %.200q; want exit 2 naming --token", code, errs)
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"time"
 
 	"solidarity"
 	"solidarity/internal/catalog"
@@ -38,11 +37,9 @@ func runPool(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--format", Message: err.Error()}
 	}
-	var when time.Time
-	if *asOf != "" {
-		if when, err = time.Parse(time.DateOnly, *asOf); err != nil {
-			return &solidarity.Error{Code: solidarity.EINVALID, Field: "--as-of", Message: "want a date as YYYY-MM-DD"}
-		}
+	when, err := solidarity.ParseAsOfDay(*asOf) // as the pages and the API read ?as_of=
+	if err != nil {
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--as-of", Message: "want a date as YYYY-MM-DD"}
 	}
 	cat := &catalog.Files{DataDir: *dataDir}
 	cy, err := cat.Cycle(*cycleArg)

@@ -37,9 +37,9 @@ func (t *target) remote() bool { return t.server != "" }
 func (t *target) remoteClient() (*client.Client, error) {
 	switch {
 	case t.db != "":
-		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--db", Message: "--db names a local database: not with --server"}
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--db", Message: "--db names a local database: not with --server (or $SOLIDARITY_SERVER)"}
 	case t.as != "":
-		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--as", Message: "--as acts on a local database: with --server the token says who acts"}
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--as", Message: "--as acts on a local database: with --server (or $SOLIDARITY_SERVER) the token says who acts"}
 	}
 	return t.client(), nil
 }
@@ -148,6 +148,9 @@ func (l *localDB) close() { l.store.Close() }
 
 // open opens the local database in mode m and the context of the acting user.
 func (t *target) open(ctx context.Context, m app.Mode) (*localDB, error) {
+	if t.token != "" { // the flag only: $SOLIDARITY_TOKEN may be set for other commands
+		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "--token", Message: "--token is for --server: on a local database --as says who acts"}
+	}
 	st, err := app.OpenMode(ctx, app.DSN(t.db), m)
 	if err != nil {
 		return nil, err
