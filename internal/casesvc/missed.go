@@ -101,7 +101,7 @@ func (s *Service) missed(ctx context.Context, confirm map[solidarity.CaseID]Conf
 	if confirm == nil {
 		// Only the cases with a consequence to record: limits an officer must decide
 		// on never hold the job back.
-		f := solidarity.CaseFilter{Open: true, ConsequenceBefore: &now, Limit: 1000}
+		f := solidarity.CaseFilter{Open: true, ConsequenceBefore: &now, Limit: solidarity.DefaultCaseLimit}
 		var err error
 		if recs, err = s.Store.Cases(ctx, f); err != nil {
 			return nil, err

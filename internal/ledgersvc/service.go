@@ -519,7 +519,7 @@ func (s *Service) RecentVerification(ctx context.Context, maxAge time.Duration) 
 
 // Cycles returns the years that have a cycle in the ledger.
 func (s *Service) Cycles(ctx context.Context) ([]int, error) {
-	es, err := s.Store.Entries(ctx, solidarity.EntryFilter{Type: ptr(solidarity.CycleCreated), Limit: 1000})
+	es, err := s.Store.Entries(ctx, solidarity.EntryFilter{Type: ptr(solidarity.CycleCreated), Limit: solidarity.MaxPageLimit})
 	if err != nil {
 		return nil, err
 	}

@@ -59,7 +59,7 @@ type arrivalsPage struct {
 }
 
 func (s *Server) arrivalsPage(r *http.Request) (*arrivalsPage, error) {
-	as, err := s.cases.Arrivals(r.Context(), solidarity.ArrivalFilter{Limit: 1000})
+	as, err := s.cases.Arrivals(r.Context(), solidarity.ArrivalFilter{Limit: solidarity.MaxPageLimit})
 	if err != nil {
 		return nil, err
 	}

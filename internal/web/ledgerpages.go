@@ -114,7 +114,7 @@ func (s *Server) statePage(r *http.Request) (*statePage, error) {
 		f.DeliveryTypes = solidarity.DeliveryTypes()
 		page.Forms = &f
 	}
-	es, err := s.ledger.Entries(r.Context(), solidarity.EntryFilter{Cycle: &year, State: &m, Limit: 100})
+	es, err := s.ledger.Entries(r.Context(), solidarity.EntryFilter{Cycle: &year, State: &m, Limit: solidarity.DefaultPageLimit})
 	switch {
 	case solidarity.ErrorCode(err) == solidarity.EUNAUTHORIZED:
 		page.EntriesMsg = "The entries of a state are shown to its officer, the coordinator and auditors; the figures above are published."

@@ -88,7 +88,7 @@ func (s *Server) handleRelocationPage(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, f := range fams {
 			fam := solidarity.FamilyID(f)
-			rs, err := s.cases.Cases(r.Context(), solidarity.CaseFilter{Family: &fam, Limit: 100})
+			rs, err := s.cases.Cases(r.Context(), solidarity.CaseFilter{Family: &fam, Limit: solidarity.DefaultPageLimit})
 			if err != nil {
 				s.pageServiceError(w, r, err)
 				return
