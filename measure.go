@@ -94,6 +94,8 @@ type table struct {
 	rows       []Measure
 	deliveries []*Delivery
 	types      []EntryType
+	columns    []string // the deliveries' totals columns
+	list       string   // columns joined with ", "
 }
 
 func newTable(rows []Measure) *table {
@@ -102,8 +104,10 @@ func newTable(rows []Measure) *table {
 		if m.Delivery != nil && !slices.Contains(t.deliveries, m.Delivery) {
 			t.deliveries = append(t.deliveries, m.Delivery)
 			t.types = append(t.types, m.Delivery.Type)
+			t.columns = append(t.columns, m.Delivery.Column)
 		}
 	}
+	t.list = strings.Join(t.columns, ", ")
 	return t
 }
 
@@ -190,6 +194,14 @@ func Deliveries() []*Delivery { return measures.Load().deliveries }
 // The slice is shared: do not change it.
 func DeliveryTypes() []EntryType { return measures.Load().types }
 
+// DeliveryColumns returns the totals tables' columns of Deliveries, in their order
+// ("relocations", "payments", "alternative"): each added by one migration per
+// database. The slice is shared: do not change it.
+func DeliveryColumns() []string { return measures.Load().columns }
+
+// DeliveryColumnList is DeliveryColumns joined with ", ", for a SELECT or an INSERT.
+func DeliveryColumnList() string { return measures.Load().list }
+
 // DeliveryOf returns the delivery of entry type t and its index in Deliveries, and
 // false when t records no delivery.
 func DeliveryOf(t EntryType) (*Delivery, int, bool) {
@@ -240,17 +252,6 @@ func (d *Delivery) measure() Measure {
 		}
 	}
 	return Measure{Unit: Persons, Valuation: PerPerson}
-}
-
-// MeasuresDelivered returns the measures whose delivery is recorded as t.
-func MeasuresDelivered(t EntryType) []Measure {
-	var out []Measure
-	for _, m := range Measures() {
-		if m.Delivery != nil && m.Delivery.Type == t {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // AddMeasure adds m to the end of the table and returns a function that removes it
@@ -330,4 +331,24 @@ func (a *Amounts) Set(t EntryType, v int64) {
 func (a Amounts) With(t EntryType, v int64) Amounts {
 	a.Set(t, v)
 	return a
+}
+
+// Targets returns pointers to the first n amounts, in the order of Deliveries: what a
+// store scans a totals row into.
+func (a *Amounts) Targets(n int) []any {
+	out := make([]any, n)
+	for i := range n {
+		out[i] = &a[i]
+	}
+	return out
+}
+
+// Args returns the first n amounts, in the order of Deliveries: what a store binds to
+// the totals columns.
+func (a Amounts) Args(n int) []any {
+	out := make([]any, n)
+	for i := range n {
+		out[i] = a[i]
+	}
+	return out
 }

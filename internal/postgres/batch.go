@@ -108,9 +108,9 @@ func (p *pendingAppend) statements(b *pgx.Batch) {
 		c.Seq, c.Cycle, string(c.Type), string(c.State), c.Ref, c.Actor, c.At,
 		c.LegalBasis, []byte(c.Payload), c.PrevHash, c.Hash, key, fp)
 	if d := p.delta; d != nil {
-		args := append([]any{d.Cycle, string(d.State)}, deltaArgs(d)...)
+		args := append([]any{d.Cycle, string(d.State)}, d.Delivered.Args(len(solidarity.Deliveries()))...)
 		queue(failTotals, -1, addTotals("totals", "cycle, state"), args...)
-		args = append([]any{d.Cycle, string(d.State), ledger.Day(c.At)}, deltaArgs(d)...)
+		args = append([]any{d.Cycle, string(d.State), ledger.Day(c.At)}, d.Delivered.Args(len(solidarity.Deliveries()))...)
 		queue(failTotals, -1, addTotals("totals_daily", "cycle, state, day"), args...)
 	}
 	if w := p.cases; w != nil {

@@ -153,7 +153,7 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	if err := tx.QueryRow(ctx, `SELECT seq FROM head`).Scan(&p.Seq); err != nil {
 		return nil, internal("totals", err)
 	}
-	cols := columnList(", ")
+	cols := solidarity.DeliveryColumnList()
 	rows, err := tx.Query(ctx, `SELECT cycle, state, `+cols+` FROM totals ORDER BY cycle, state`)
 	if err != nil {
 		return nil, internal("totals", err)
@@ -169,7 +169,7 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	for rows.Next() {
 		var t solidarity.DayTotals
 		var state string
-		dest := append(append([]any{&t.Cycle, &state}, amounts(&t.Totals, len(solidarity.Deliveries()))...), &t.Day)
+		dest := append(append([]any{&t.Cycle, &state}, t.Totals.Delivered.Targets(len(solidarity.Deliveries()))...), &t.Day)
 		if err := rows.Scan(dest...); err != nil {
 			return nil, internal("totals", err)
 		}
@@ -228,7 +228,7 @@ func (s *Store) HeadTotals(ctx context.Context, cycle int, at time.Time) (int64,
 func totalsAt(ctx context.Context, tx pgx.Tx, cycle int, at time.Time) ([]solidarity.Totals, error) {
 	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
 	through, from, partial := ledger.SplitAt(at)
-	rows, err := tx.Query(ctx, `SELECT cycle, state, sum(`+columnList(")::bigint, sum(")+`)::bigint
+	rows, err := tx.Query(ctx, `SELECT cycle, state, sum(`+strings.Join(solidarity.DeliveryColumns(), ")::bigint, sum(")+`)::bigint
 		FROM totals_daily WHERE cycle = $1 AND day <= $2 GROUP BY cycle, state ORDER BY state`, cycle, through)
 	if err != nil {
 		return nil, failTotals(err)
@@ -254,13 +254,19 @@ func totalsAt(ctx context.Context, tx pgx.Tx, cycle int, at time.Time) ([]solida
 
 // addTotals is the statement that adds a delivery to its row of table (the totals or
 // the daily totals), keyed by the columns key, creating the row: queued in the append's
-// writes, with the key's values and then deltaArgs.
+// writes, with the key's values and then the amounts (Amounts.Args).
 func addTotals(table, key string) string {
-	c := columnsOf()
+	list, cols := solidarity.DeliveryColumnList(), solidarity.DeliveryColumns()
+	c := cachedAdd.Load()
+	if c == nil || c.of != list {
+		c = &addSQL{of: list, add: map[string]string{"totals": addTotalsSQL(cols, "totals", "cycle, state"),
+			"totals_daily": addTotalsSQL(cols, "totals_daily", "cycle, state, day")}}
+		cachedAdd.Store(c)
+	}
 	if st, ok := c.add[table]; ok {
 		return st
 	}
-	return addTotalsSQL(c.names, table, key)
+	return addTotalsSQL(cols, table, key)
 }
 
 func addTotalsSQL(cols []string, table, key string) string {
@@ -278,70 +284,21 @@ func addTotalsSQL(cols []string, table, key string) string {
 	ON CONFLICT (` + key + `) DO UPDATE SET ` + strings.Join(set, ", ")
 }
 
-// deltaArgs returns the amounts of the delivery d in the order of totalsColumns.
-func deltaArgs(d *solidarity.Totals) []any {
-	out := make([]any, len(solidarity.Deliveries()))
-	for i := range out {
-		out[i] = d.Delivered[i]
-	}
-	return out
+// addSQL are the addTotals statements of the totals tables for the columns of the
+// table of measures in use (of: DeliveryColumnList): made once per table, not on
+// every append.
+type addSQL struct {
+	of  string
+	add map[string]string
 }
 
-// totalsColumns returns the columns of the totals tables that sum the deliveries, in
-// the order of solidarity.Deliveries (one per delivery of the measures, each added by
-// a migration). The slice is shared.
-func totalsColumns() []string { return columnsOf().names }
-
-// columnList is totalsColumns joined with sep.
-func columnList(sep string) string {
-	c := columnsOf()
-	if sep == ", " {
-		return c.list
-	}
-	return strings.Join(c.names, sep)
-}
-
-// columns are the totals columns of one table of measures: made once, not on every
-// append.
-type columns struct {
-	of    []*solidarity.Delivery
-	names []string
-	list  string            // "relocations, payments, alternative"
-	add   map[string]string // addTotals of the totals tables
-}
-
-var cachedColumns atomic.Pointer[columns]
-
-func columnsOf() *columns {
-	ds := solidarity.Deliveries()
-	if c := cachedColumns.Load(); c != nil && slices.Equal(c.of, ds) {
-		return c
-	}
-	c := &columns{of: ds}
-	for _, d := range ds {
-		c.names = append(c.names, d.Column)
-	}
-	c.list = strings.Join(c.names, ", ")
-	c.add = map[string]string{"totals": addTotalsSQL(c.names, "totals", "cycle, state"),
-		"totals_daily": addTotalsSQL(c.names, "totals_daily", "cycle, state, day")}
-	cachedColumns.Store(c)
-	return c
-}
+var cachedAdd atomic.Pointer[addSQL]
 
 // deliveryTypeNames returns the delivery entry types, for "type = ANY($n)".
 func deliveryTypeNames() []string {
 	var out []string
 	for _, t := range solidarity.DeliveryTypes() {
 		out = append(out, string(t))
-	}
-	return out
-}
-
-// amounts returns the scan targets of t's first n delivery amounts.
-func amounts(t *solidarity.Totals, n int) []any {
-	out := make([]any, n)
-	for i := range n {
-		out[i] = &t.Delivered[i]
 	}
 	return out
 }
@@ -458,7 +415,7 @@ func (v view) EntryHash(ctx context.Context, seq int64) (string, error) {
 
 func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
 	b := &pgx.Batch{}
-	b.Queue(`SELECT cycle, state, `+columnList(", ")+`
+	b.Queue(`SELECT cycle, state, `+solidarity.DeliveryColumnList()+`
 		FROM totals WHERE cycle = $1 ORDER BY state`, cycle)
 	br := v.q.SendBatch(ctx, b)
 	defer br.Close()
@@ -476,14 +433,14 @@ func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error
 	return out, nil
 }
 
-// scanTotals reads rows of (cycle, state, and the totalsColumns), and closes rows.
+// scanTotals reads rows of (cycle, state, and the solidarity.DeliveryColumns), and closes rows.
 func scanTotals(rows pgx.Rows) ([]solidarity.Totals, error) {
 	defer rows.Close()
 	var out []solidarity.Totals
 	for rows.Next() {
 		var t solidarity.Totals
 		var state string
-		if err := rows.Scan(append([]any{&t.Cycle, &state}, amounts(&t, len(solidarity.Deliveries()))...)...); err != nil {
+		if err := rows.Scan(append([]any{&t.Cycle, &state}, t.Delivered.Targets(len(solidarity.Deliveries()))...)...); err != nil {
 			return nil, internal("totals", err)
 		}
 		t.State = solidarity.MemberState(state)

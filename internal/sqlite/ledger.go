@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -216,8 +215,8 @@ func addTotals(ctx context.Context, tx *sql.Tx, d solidarity.Totals, at time.Tim
 // it: the current row is read, the sum checked, and the new figures written.
 func addRow(ctx context.Context, tx *sql.Tx, d solidarity.Totals, table, key string, keyVals ...any) error {
 	var cur solidarity.Totals
-	cols := totalsColumns()
-	err := tx.QueryRowContext(ctx, `SELECT `+columnList(", ")+` FROM `+table+` WHERE `+key, keyVals...).Scan(amounts(&cur, len(cols))...)
+	cols := solidarity.DeliveryColumns()
+	err := tx.QueryRowContext(ctx, `SELECT `+solidarity.DeliveryColumnList()+` FROM `+table+` WHERE `+key, keyVals...).Scan(cur.Delivered.Targets(len(cols))...)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return internal("append", err)
 	}
@@ -232,10 +231,10 @@ func addRow(ctx context.Context, tx *sql.Tx, d solidarity.Totals, table, key str
 	vals = append(vals, keyVals...)
 	if errors.Is(err, sql.ErrNoRows) {
 		keyCols := strings.NewReplacer(" = ? AND ", ", ", " = ?", "").Replace(key) // "cycle, state[, day]"
-		_, err = tx.ExecContext(ctx, `INSERT INTO `+table+` (`+columnList(", ")+`, `+keyCols+`)
+		_, err = tx.ExecContext(ctx, `INSERT INTO `+table+` (`+solidarity.DeliveryColumnList()+`, `+keyCols+`)
 			VALUES (?`+strings.Repeat(", ?", len(vals)-1)+`)`, vals...)
 	} else {
-		_, err = tx.ExecContext(ctx, `UPDATE `+table+` SET `+columnsOf().assign+` WHERE `+key, vals...)
+		_, err = tx.ExecContext(ctx, `UPDATE `+table+` SET `+assignSQL()+` WHERE `+key, vals...)
 	}
 	if err != nil {
 		return internal("append", err)
@@ -243,54 +242,24 @@ func addRow(ctx context.Context, tx *sql.Tx, d solidarity.Totals, table, key str
 	return nil
 }
 
-// totalsColumns returns the columns of the totals tables that sum the deliveries, in
-// the order of solidarity.Deliveries (one per delivery of the measures, each added by
-// a migration). The slice is shared.
-func totalsColumns() []string { return columnsOf().names }
-
-// columnList is totalsColumns joined with sep.
-func columnList(sep string) string {
-	c := columnsOf()
-	if sep == ", " {
-		return c.list
+// assignSQL is "relocations = ?, payments = ?, alternative = ?" for the totals
+// columns of the table of measures in use: made once per table, not on every append.
+func assignSQL() string {
+	list := solidarity.DeliveryColumnList()
+	if c := cachedAssign.Load(); c != nil && c.of == list {
+		return c.sql
 	}
-	return strings.Join(c.names, sep)
+	c := &assign{of: list, sql: strings.Join(solidarity.DeliveryColumns(), " = ?, ") + " = ?"}
+	cachedAssign.Store(c)
+	return c.sql
 }
 
-// columns are the totals columns of one table of measures: made once, not on every
-// append.
-type columns struct {
-	of     []*solidarity.Delivery
-	names  []string
-	list   string // "relocations, payments, alternative"
-	assign string // "relocations = ?, payments = ?, alternative = ?"
+type assign struct {
+	of  string // the columns it assigns (DeliveryColumnList)
+	sql string
 }
 
-var cachedColumns atomic.Pointer[columns]
-
-func columnsOf() *columns {
-	ds := solidarity.Deliveries()
-	if c := cachedColumns.Load(); c != nil && slices.Equal(c.of, ds) {
-		return c
-	}
-	c := &columns{of: ds}
-	for _, d := range ds {
-		c.names = append(c.names, d.Column)
-	}
-	c.list = strings.Join(c.names, ", ")
-	c.assign = strings.Join(c.names, " = ?, ") + " = ?"
-	cachedColumns.Store(c)
-	return c
-}
-
-// amounts returns the scan targets of t's first n delivery amounts.
-func amounts(t *solidarity.Totals, n int) []any {
-	out := make([]any, n)
-	for i := range n {
-		out[i] = &t.Delivered[i]
-	}
-	return out
-}
+var cachedAssign atomic.Pointer[assign]
 
 // AllTotals implements solidarity.Store: one read transaction on the read pool, which
 // in WAL mode sees one snapshot for all three queries.
@@ -304,7 +273,7 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM entries`).Scan(&p.Seq); err != nil {
 		return nil, internal("totals", err)
 	}
-	cols := columnList(", ")
+	cols := solidarity.DeliveryColumnList()
 	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, `+cols+` FROM totals ORDER BY cycle, state`)
 	if err != nil {
 		return nil, internal("totals", err)
@@ -320,7 +289,7 @@ func (s *Store) AllTotals(ctx context.Context) (*solidarity.Projection, error) {
 	for rows.Next() {
 		var t solidarity.DayTotals
 		var state string
-		dest := append(append([]any{&t.Cycle, &state}, amounts(&t.Totals, len(solidarity.Deliveries()))...), &t.Day)
+		dest := append(append([]any{&t.Cycle, &state}, t.Totals.Delivered.Targets(len(solidarity.Deliveries()))...), &t.Day)
 		if err := rows.Scan(dest...); err != nil {
 			return nil, internal("totals", err)
 		}
@@ -373,7 +342,7 @@ func (s *Store) HeadTotals(ctx context.Context, cycle int, at time.Time) (int64,
 func totalsAt(ctx context.Context, tx *sql.Tx, cycle int, at time.Time) ([]solidarity.Totals, error) {
 	at = ledger.Normalize(at) // microseconds, as entries are stored: no rounding up in SQL
 	through, from, partial := ledger.SplitAt(at)
-	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, sum(`+columnList("), sum(")+`)
+	rows, err := tx.QueryContext(ctx, `SELECT cycle, state, sum(`+strings.Join(solidarity.DeliveryColumns(), "), sum(")+`)
 		FROM totals_daily WHERE cycle = ? AND day <= ? GROUP BY cycle, state ORDER BY state`, cycle, through)
 	if err != nil {
 		return nil, overflowOr(err, "totals")
@@ -573,7 +542,7 @@ func (v view) EntryHash(ctx context.Context, seq int64) (string, error) {
 }
 
 func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error) {
-	rows, err := v.q.QueryContext(ctx, `SELECT cycle, state, `+columnList(", ")+`
+	rows, err := v.q.QueryContext(ctx, `SELECT cycle, state, `+solidarity.DeliveryColumnList()+`
 		FROM totals WHERE cycle = ? ORDER BY state`, cycle)
 	if err != nil {
 		return nil, internal("totals", err)
@@ -581,14 +550,14 @@ func (v view) Totals(ctx context.Context, cycle int) ([]solidarity.Totals, error
 	return scanTotals(rows)
 }
 
-// scanTotals reads rows of (cycle, state, and the totalsColumns), and closes rows.
+// scanTotals reads rows of (cycle, state, and the solidarity.DeliveryColumns), and closes rows.
 func scanTotals(rows *sql.Rows) ([]solidarity.Totals, error) {
 	defer rows.Close()
 	var out []solidarity.Totals
 	for rows.Next() {
 		var t solidarity.Totals
 		var state string
-		if err := rows.Scan(append([]any{&t.Cycle, &state}, amounts(&t, len(solidarity.Deliveries()))...)...); err != nil {
+		if err := rows.Scan(append([]any{&t.Cycle, &state}, t.Delivered.Targets(len(solidarity.Deliveries()))...)...); err != nil {
 			return nil, internal("totals", err)
 		}
 		t.State = solidarity.MemberState(state)
