@@ -55,7 +55,9 @@ type LedgerService interface {
 // anyone may read them, they are published figures) of type Balances, and the
 // verification of the whole hash chain and of the totals read from it (auditors and
 // the coordinator) of type Verification. Implemented with
-// LedgerReader[*ledgersvc.Balances, *ledger.Verification].
+// LedgerReader[*ledgersvc.Balances, *ledger.Verification] by the service (exact figures)
+// and LedgerReader[*report.Balances, *ledger.Verification] by the client (as the server
+// publishes them).
 type LedgerReader[Balances, Verification any] interface {
 	Balances(ctx context.Context, year int, asOf time.Time) (Balances, error)
 	Verify(ctx context.Context) (Verification, error)
