@@ -395,7 +395,9 @@ func (s *Service) delivery(ctx context.Context, final *solidarity.Entry, ev *sol
 	m := r.Allocated
 	d := solidarity.DeliveryPayload{Relocations: n, Reference: "relocation transfer of family " + string(r.Family), Transfer: ev}
 	final.Type, final.State = solidarity.RelocationDelivered, m
-	final.LegalBasis += "; Art. 67 AMMR; Art. 68 AMMR"
+	if del, _, ok := solidarity.DeliveryOf(solidarity.RelocationDelivered); ok {
+		final.LegalBasis += "; " + del.Article.String() // the delivery's articles, from the table of measures
+	}
 	return func(v solidarity.View) error {
 		pledged, delivered, err := s.Ledger.RelocationRoom(ctx, v, final.Cycle, m)
 		if err != nil {
