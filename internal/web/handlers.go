@@ -110,6 +110,36 @@ func (s *Server) handlePool(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, p)
 }
 
+// handlePoolCSV answers GET /pool/{year}.csv: the same pool as handlePool, as the
+// dashboard's table for spreadsheets (report.WriteCSV).
+func (s *Server) handlePoolCSV(w http.ResponseWriter, r *http.Request) {
+	p, err := s.shippedPool(r)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	var b bytes.Buffer
+	if err := p.WriteCSV(&b); err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="pool-%d-%s.csv"`, p.Cycle.Year, p.Method))
+	w.Write(b.Bytes())
+}
+
+// handlePoolPath serves /pool/{year} and /pool/{year}.csv: a pattern's wildcard is a
+// whole segment, so the suffix is told apart here, and {year} is then the bare year
+// (which the pool cache keys on, shared with the JSON).
+func (s *Server) handlePoolPath(w http.ResponseWriter, r *http.Request) {
+	if y, ok := strings.CutSuffix(r.PathValue("year"), ".csv"); ok {
+		r.SetPathValue("year", y)
+		s.handlePoolCSV(w, r)
+		return
+	}
+	s.handlePoolPage(w, r)
+}
+
 func (s *Server) handlePoolState(w http.ResponseWriter, r *http.Request) {
 	_, st, err := s.poolState(r)
 	if err != nil {
@@ -429,6 +459,7 @@ func (v view) State(m string) string {
 	return fmt.Sprintf("/pool/%d/states/%s?%s", v.Year, m, v.query())
 }
 func (v view) API() string { return fmt.Sprintf("/api/v1/cycles/%d/pool?%s", v.Year, v.query()) }
+func (v view) CSV() string { return fmt.Sprintf("/pool/%d.csv?%s", v.Year, v.query()) }
 
 func (v view) query() string {
 	q := url.Values{}

@@ -147,7 +147,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/pool/"+itoa(s.DefaultCycle), http.StatusFound)
 	})
-	mux.HandleFunc("GET /pool/{year}", s.publicPage(s.handlePoolPage))
+	mux.HandleFunc("GET /pool/{year}", s.publicPage(s.handlePoolPath)) // and /pool/{year}.csv
 	mux.HandleFunc("GET /pool/{year}/states/{state}", s.publicPage(s.handleStatePage))
 	mux.HandleFunc("POST /pool/{year}/states/{state}/pledges", s.pages(s.handlePledgeForm))
 	mux.HandleFunc("POST /pool/{year}/states/{state}/deliveries", s.pages(s.handleDeliveryForm))
