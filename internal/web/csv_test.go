@@ -88,3 +88,9 @@ func TestDashboardLinksCSV(t *testing.T) {
 		t.Error("the dashboard links no CSV of its view")
 	}
 }
+
+// suffixRoutes maps a documented operation whose path has a suffix after a wildcard,
+// which a ServeMux pattern cannot spell, to the pattern that serves it.
+var suffixRoutes = map[string]string{
+	"GET /pool/{year}.csv": "GET /pool/{year}",
+}
