@@ -211,6 +211,34 @@ func (s *Server) handleKey(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, report.FromKey(k, pop, gdp))
 }
 
+// CodeMethodNotAllowed is the error code of a method a path of the API does not have.
+const CodeMethodNotAllowed = "method_not_allowed"
+
+// apiMethods are the methods a route of the API may have, in the order Allow lists them.
+var apiMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// handleUnrouted answers what no route of the API serves: 405 with Allow when the path
+// has other methods (RFC 9110, 15.5.6), as the mux does outside /api/, else 404. The
+// catch-all that makes both JSON also hides the mux's own 405, so the methods are
+// asked of the mux again here.
+func (s *Server) handleUnrouted(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range apiMethods {
+		r2 := r.Clone(r.Context())
+		r2.Method = m
+		if _, pattern := s.mux.Handler(r2); pattern != "" && pattern != "/api/" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) == 0 {
+		s.apiError(w, r, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: "no such API endpoint: " + r.Method + " " + r.URL.Path})
+		return
+	}
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	writeJSON(w, http.StatusMethodNotAllowed, map[string]APIError{"error": {Code: CodeMethodNotAllowed,
+		Message: fmt.Sprintf("%s is not a method of %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allow, ", "))}})
+}
+
 // DatasetSummary is an entry of GET /api/v1/datasets.
 type DatasetSummary struct {
 	report.Dataset

@@ -226,7 +226,8 @@ func runContract(t *testing.T, doc *openapi3.T, router routers.Router, base stri
 }
 
 // TestUnroutedAPI checks the API's answer to what the document does not describe: an
-// unknown path or a method a path does not have gets a JSON not_found error.
+// unknown path gets a JSON not_found error (a method a path does not have: 405,
+// TestWrongMethodAPI).
 func TestUnroutedAPI(t *testing.T) {
 	doc, router := MustOpenAPI(t)
 	ts := MustServer(t)
@@ -234,8 +235,6 @@ func TestUnroutedAPI(t *testing.T) {
 		{"GET", "/api/v1/no-such-endpoint"},
 		{"GET", "/api/v2/cycles"},
 		{"GET", "/api/v1/cycles/2026"},
-		{"DELETE", "/api/v1/cycles"},
-		{"PUT", "/api/v1/pool"},
 	} {
 		t.Run(c.method+" "+c.target, func(t *testing.T) {
 			req, err := http.NewRequest(c.method, ts.URL+c.target, nil)

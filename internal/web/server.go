@@ -213,9 +213,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/v1/access-log", s.caseAPI(s.handleAccessLog))
 	mux.HandleFunc("POST /api/v1/relocation/proposal", s.caseAPI(s.handleProposal))
 	mux.HandleFunc("POST /api/v1/relocation/proposal/accept", s.caseAPI(s.handleAcceptProposal))
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		s.apiError(w, r, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: "no such API endpoint: " + r.Method + " " + r.URL.Path})
-	})
+	mux.HandleFunc("/api/", s.handleUnrouted)
 
 	var h http.Handler = mux
 	h = limitBodies(h)
