@@ -197,6 +197,8 @@ func (s *Server) handleKey(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
+	// An id not shipped is a bad parameter of this resource (400), unlike GET
+	// /api/v1/datasets/{id}, where it names a resource that does not exist (404).
 	for _, ref := range []string{q.Get("population"), q.Get("gdp")} {
 		if _, ok := refdata.Lookup(ref); ref != "" && !ok {
 			s.apiError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Field: "dataset", Message: fmt.Sprintf("no shipped dataset %q", ref)})
