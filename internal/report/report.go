@@ -7,7 +7,8 @@
 //
 //	report.go    keys, datasets and pools (FromKey, FromPool)
 //	balances.go  the ledger's balances (FromBalances)
-//	text.go      tables and CSV
+//	text.go      the CLI's tables and CSV
+//	csv.go       the dashboard's table as CSV (GET /pool/{year}.csv)
 package report
 
 import (

@@ -17,7 +17,7 @@
 //	request.go     reading a request: body, JSON, Idempotency-Key, path year and state
 //	respond.go     answering one: writeJSON, apiError (the one error body), serviceError
 //	auth.go        sessions, tokens, login and logout; limiter.go slows password guessing
-//	handlers.go    the pool dashboard and state pages, the pool API, rendering pages
+//	handlers.go    the pool dashboard and state pages, the pool API and CSV, rendering pages, the API's 404 and 405
 //	mapview.go     the dashboard's map; funcs.go the template functions
 //	poolcache.go   balances and public pages kept while they cannot change
 //	ledgerapi.go   the ledger API; ledgerpages.go its pages and forms
