@@ -152,8 +152,12 @@ func (c *Client) Verify(ctx context.Context) (*ledger.Verification, error) {
 		return nil, err
 	}
 	if v.ChainOK != nil {
-		return nil, &solidarity.Error{Code: solidarity.EUNAUTHORIZED,
-			Message: "not allowed: " + string(solidarity.VerifyLedger) + " (the server answered the public summary; verify a download with --file)"}
+		const summary = " (the server answered the public summary; verify its download offline with ledger verify --file)"
+		if c.Token == "" {
+			return nil, &solidarity.Error{Code: solidarity.EUNAUTHENTICATED,
+				Message: "authentication required: the full verification is for auditors and the coordinator" + summary}
+		}
+		return nil, &solidarity.Error{Code: solidarity.EUNAUTHORIZED, Message: "not allowed: " + string(solidarity.VerifyLedger) + summary}
 	}
 	return &v.Verification, nil
 }
