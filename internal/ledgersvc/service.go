@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -52,7 +51,7 @@ type Service struct {
 	Now     func() time.Time
 
 	verified  atomic.Pointer[ledger.Verification] // the last full verification
-	verifying sync.Mutex                          // one full verification at a time for cached reads
+	verifying chan struct{}                       // one full verification at a time for cached reads (New)
 	states    stateCache                          // the states last read (cache.go)
 }
 
@@ -61,7 +60,7 @@ func New(store solidarity.Store, cat *catalog.Catalog) *Service {
 	if cat == nil {
 		cat = &catalog.Catalog{}
 	}
-	return &Service{Store: store, Catalog: cat, Now: time.Now}
+	return &Service{Store: store, Catalog: cat, Now: time.Now, verifying: make(chan struct{}, 1)}
 }
 
 func (s *Service) now() time.Time { return ledger.Normalize(s.Now()) }

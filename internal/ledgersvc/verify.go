@@ -59,8 +59,14 @@ func (s *Service) recent(ctx context.Context, maxAge time.Duration) (*ledger.Ver
 	if v := fresh(); v != nil {
 		return v, nil
 	}
-	s.verifying.Lock()
-	defer s.verifying.Unlock()
+	if s.verifying != nil { // a Service not made by New does not serialise
+		select { // a caller that goes away stops waiting
+		case s.verifying <- struct{}{}:
+			defer func() { <-s.verifying }()
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	if v := fresh(); v != nil { // verified while this caller waited
 		return v, nil
 	}
