@@ -8,6 +8,9 @@
 // The delivery totals the stores keep beside the chain are sums of Delta, one amount
 // per delivery type of the measures (solidarity.Deliveries); Sum, Project and
 // VerifyProjection are the reference the stores' totals must equal.
+//
+// public.go is the public download of the chain (Publish, one JSON line per entry,
+// case-flow entries redacted) and its offline check, VerifyPublic.
 package ledger
 
 import (

@@ -15,6 +15,7 @@ import (
 )
 
 const ledgerHelp = `Usage: solidarity ledger verify [target flags]
+       solidarity ledger verify --file FILE
        solidarity ledger export [--out FILE] [target flags]
 
 The solidarity ledger is append-only and hash-chained: each entry's SHA-256 covers the
@@ -22,7 +23,10 @@ entry and the previous entry's hash.
 
   verify   recompute the whole chain, and check the delivery totals the balances are
            read from against the entries; names the first entry (or the first cycle,
-           state and delivery type of the totals) that does not match and exits 2
+           state and delivery type of the totals) that does not match and exits 2;
+           with --file, check a public download (GET /api/v1/ledger/public.jsonl,
+           "-" for stdin) offline: recompute every published entry's hash, check
+           every link, and name the first line that does not match
   export   write every entry as JSON lines (to stdout, or atomically to --out)
 
 Target flags (every ledger command): --db (local SQLite file or postgres:// URL, default
@@ -39,8 +43,12 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var t target
 	fs := newFlags("ledger verify", ledgerHelp, stdout, stderr)
 	t.flags(fs)
+	file := fs.String("file", "", "verify this public download `file` offline (\"-\" for stdin) instead of a ledger")
 	if err := parse(fs, args, false); err != nil {
 		return err
+	}
+	if *file != "" {
+		return verifyFile(*file, os.Stdin, stdout)
 	}
 	l, uctx, done, err := t.ledger(ctx, app.ReadOnly)
 	if err != nil {
@@ -55,6 +63,31 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	fmt.Fprintf(stdout, "ledger OK: %d entries, head %s\n", v.Entries, v.Head)
+	return nil
+}
+
+// verifyFile checks a public download offline (ledger.VerifyPublic): ECONFLICT naming
+// the first bad line and its entry.
+func verifyFile(path string, stdin io.Reader, stdout io.Writer) error {
+	r := stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return &solidarity.Error{Code: solidarity.EINVALID, File: path, Message: "cannot read the file"}
+		}
+		defer f.Close()
+		r = f
+	}
+	v, err := ledger.VerifyPublic(r)
+	if err != nil {
+		return &solidarity.Error{Code: solidarity.EINVALID, File: path, Message: fmt.Sprintf("cannot read the file: %v", err)}
+	}
+	if !v.OK {
+		return &solidarity.Error{Code: solidarity.ECONFLICT, File: path, Field: fmt.Sprintf("line %d", v.BadLine),
+			Message: fmt.Sprintf("public ledger verification failed after %d good entries: line %d, entry %d: %s", v.Entries, v.BadLine, v.BadSeq, v.Problem)}
+	}
+	fmt.Fprintf(stdout, "public ledger OK: %d entries, %d recomputed, %d linked only (redacted, not recomputed), head %d %s\n",
+		v.Entries, v.Recomputed, v.Linked, v.HeadSeq, v.Head)
 	return nil
 }
 

@@ -139,11 +139,25 @@ func (c *Client) Balances(ctx context.Context, y int, asOf time.Time) (*report.B
 	return &b, nil
 }
 
-// Verify implements solidarity.LedgerReader.
+// Verify implements solidarity.LedgerReader: the full verification. The server
+// answers anyone who may not verify with the public summary (chain_ok, no problem
+// named); that is not a verification of the whole chain and is refused here as the
+// service refuses it.
 func (c *Client) Verify(ctx context.Context) (*ledger.Verification, error) {
-	var v ledger.Verification
+	var v struct {
+		ledger.Verification
+		ChainOK *bool `json:"chain_ok"` // only in the public summary
+	}
 	if _, err := c.do(ctx, http.MethodGet, LedgerVerify, nil, "", &v); err != nil {
 		return nil, err
 	}
-	return &v, nil
+	if v.ChainOK != nil {
+		const summary = " (the server answered the public summary; verify its download offline with ledger verify --file)"
+		if c.Token == "" {
+			return nil, &solidarity.Error{Code: solidarity.EUNAUTHENTICATED,
+				Message: "authentication required: the full verification is for auditors and the coordinator" + summary}
+		}
+		return nil, &solidarity.Error{Code: solidarity.EUNAUTHORIZED, Message: "not allowed: " + string(solidarity.VerifyLedger) + summary}
+	}
+	return &v.Verification, nil
 }

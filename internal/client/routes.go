@@ -24,6 +24,7 @@ const (
 	LedgerDelivery    = LedgerCycle + "/deliveries/{state}"
 	LedgerEntries     = "/api/v1/ledger/entries"
 	LedgerVerify      = "/api/v1/ledger/verify"
+	LedgerPublic      = "/api/v1/ledger/public.jsonl"
 
 	Arrivals          = "/api/v1/arrivals"
 	Arrival           = Arrivals + "/{id}"

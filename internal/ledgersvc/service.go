@@ -8,7 +8,8 @@
 // balances work on the exact pool (pool.Result, pool.Tri) computed by the server's
 // catalog, which reads no file; report renders the balances at the edges.
 //
-//	service.go     the writes and their rules; Entries, Verify
+//	service.go     the writes and their rules; Entries
+//	verify.go      Verify (auditors, the coordinator); the public summary and download
 //	balances.go    Balances (exact), as of any time
 //	relocation.go  relocation room for the case flow and the matching
 //	state.go       what the ledger says of a cycle; cache.go keeps it between reads
@@ -49,8 +50,9 @@ type Service struct {
 	Catalog *catalog.Catalog
 	Now     func() time.Time
 
-	verified atomic.Pointer[ledger.Verification] // the last full verification
-	states   stateCache                          // the states last read (cache.go)
+	verified  atomic.Pointer[ledger.Verification] // the last full verification
+	verifying chan struct{}                       // one full verification at a time for cached reads (New)
+	states    stateCache                          // the states last read (cache.go)
 }
 
 // New returns a service with the real clock.
@@ -58,7 +60,7 @@ func New(store solidarity.Store, cat *catalog.Catalog) *Service {
 	if cat == nil {
 		cat = &catalog.Catalog{}
 	}
-	return &Service{Store: store, Catalog: cat, Now: time.Now}
+	return &Service{Store: store, Catalog: cat, Now: time.Now, verifying: make(chan struct{}, 1)}
 }
 
 func (s *Service) now() time.Time { return ledger.Normalize(s.Now()) }
@@ -484,37 +486,6 @@ func (s *Service) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*sol
 		f.State = &u.State
 	}
 	return s.Store.Entries(ctx, f)
-}
-
-// Verify checks the whole chain, and the totals projection that balances are read
-// from against the entries (auditors and the coordinator). It only reads: it runs on a
-// store opened read-only.
-func (s *Service) Verify(ctx context.Context) (*ledger.Verification, error) {
-	if err := authorize(ctx, solidarity.VerifyLedger, ""); err != nil {
-		return nil, err
-	}
-	p, err := s.Store.AllTotals(ctx)
-	if err != nil {
-		return nil, err
-	}
-	v, err := ledger.VerifyProjection(s.Store.All(ctx), p, s.Now())
-	if err == nil {
-		s.verified.Store(v)
-	}
-	return v, err
-}
-
-// RecentVerification returns the last full verification if it is younger than maxAge,
-// and otherwise verifies again. Pages use it so that a ledger of millions of entries is
-// not re-read on every view; the result says when it was made.
-func (s *Service) RecentVerification(ctx context.Context, maxAge time.Duration) (*ledger.Verification, error) {
-	if err := authorize(ctx, solidarity.VerifyLedger, ""); err != nil {
-		return nil, err
-	}
-	if v := s.verified.Load(); v != nil && s.Now().Sub(v.Verified) < maxAge {
-		return v, nil
-	}
-	return s.Verify(ctx)
 }
 
 // Cycles returns the years that have a cycle in the ledger.

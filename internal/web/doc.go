@@ -20,7 +20,8 @@
 //	handlers.go    the pool dashboard and state pages, the pool API and CSV, rendering pages, the API's 404 and 405
 //	mapview.go     the dashboard's map; funcs.go the template functions
 //	poolcache.go   balances and public pages kept while they cannot change
-//	ledgerapi.go   the ledger API; ledgerpages.go its pages and forms
+//	ledgerapi.go   the ledger API; verify.go its public verification and download;
+//	               ledgerpages.go its pages and forms
 //	casesapi.go    the case-flow API; casepages.go its pages
 //	matchapi.go    the matching API; matchpages.go the relocation page
 //	account.go     the account page and user management

@@ -290,12 +290,3 @@ func (s *Server) handleEntries(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, page)
 }
-
-func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
-	v, err := s.ledger.Verify(r.Context())
-	if err != nil {
-		s.serviceError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, v)
-}

@@ -182,6 +182,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET "+client.LedgerBalances, s.publicPage(s.api(s.handleBalances)))
 	mux.HandleFunc("GET "+client.LedgerEntries, s.api(s.handleEntries))
 	mux.HandleFunc("GET "+client.LedgerVerify, s.api(s.handleVerify))
+	mux.HandleFunc("GET "+client.LedgerPublic, s.api(s.handlePublicLedger))
 	mux.HandleFunc("POST "+client.LedgerCycles, s.authed(s.handleCreateCycle))
 	mux.HandleFunc("PUT "+client.LedgerCycle, s.authed(s.handleAmendCycle))
 	mux.HandleFunc("POST "+client.LedgerStatus, s.authed(s.handleStatus))
