@@ -12,6 +12,7 @@ import (
 	"solidarity"
 	"solidarity/apportion"
 	"solidarity/internal/cyclefile"
+	"solidarity/internal/ledgersvc"
 	"solidarity/internal/report"
 	"solidarity/ledger"
 )
@@ -346,12 +347,19 @@ func (s *Server) handleLedgerPage(w http.ResponseWriter, r *http.Request) {
 	if f.AfterSeq > 0 {
 		page.First = link(0)
 	}
-	// A full verification at most once a minute: the page says when it was made, and
-	// GET /api/v1/ledger/verify and `solidarity ledger verify` always run a fresh one.
+	// A full verification at most once a minute: the page says when it was made; for
+	// auditors and the coordinator GET /api/v1/ledger/verify and `solidarity ledger
+	// verify` always run a fresh one. Others see the public summary.
 	v, err := s.ledger.RecentVerification(r.Context(), time.Minute)
 	switch {
 	case solidarity.ErrorCode(err) == solidarity.EUNAUTHORIZED:
-		page.VerifyMsg = "The verification of the whole chain is for auditors and the coordinator."
+		// What anyone may know of it: the public summary, and where to check it offline.
+		sum, err := s.ledger.PublicSummary(r.Context())
+		if err != nil {
+			s.pageError(w, r, err)
+			return
+		}
+		page.VerifyMsg = publicVerifyMsg(sum)
 	case err != nil:
 		s.pageError(w, r, err)
 		return
@@ -359,4 +367,15 @@ func (s *Server) handleLedgerPage(w http.ResponseWriter, r *http.Request) {
 		page.Verification = v
 	}
 	s.render(w, r, http.StatusOK, "ledger.html", page)
+}
+
+// publicVerifyMsg says what the public summary of a verification found, for a user who
+// may not run one: every figure the public download lets anyone check offline.
+func publicVerifyMsg(v *ledgersvc.PublicVerification) string {
+	if !v.OK {
+		return fmt.Sprintf("The last verification, at %s, found a bad entry (%d). The public download (%s) shows the chain as stored.",
+			v.Verified.UTC().Format("2006-01-02 15:04:05 UTC"), v.BadSeq, v.Download)
+	}
+	return fmt.Sprintf("Chain verified (public summary): %d entries, head %d, at %s. Anyone can check it offline: download %s and run `solidarity ledger verify --file`.",
+		v.Entries, v.HeadSeq, v.Verified.UTC().Format("2006-01-02 15:04:05 UTC"), v.Download)
 }

@@ -243,7 +243,8 @@ func TestLedgerPage(t *testing.T) {
 		}
 	}
 	res, body := f.do(req{method: "GET", path: "/ledger", cookie: f.session("de")})
-	if res.StatusCode != 200 || !strings.Contains(body, "for auditors and the coordinator") {
+	// Issue 14: an officer sees the public summary of the verification, not a refusal.
+	if res.StatusCode != 200 || !strings.Contains(body, "Chain verified (public summary)") || !strings.Contains(body, "public.jsonl") {
 		t.Fatalf("officer: %d", res.StatusCode)
 	}
 	for _, st := range regexp.MustCompile(`<tr data-seq="\d+"><td>\d+</td><td>[^<]*</td><td>\d+</td><td>[^<]*</td><td>([^<]*)</td>`).FindAllStringSubmatch(body, -1) {
