@@ -3,12 +3,10 @@ package web
 import (
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/url"
 	"path"
-	"strconv"
 	"strings"
 	"time"
 
@@ -503,127 +501,6 @@ func (s *Server) handleAllocationForm(w http.ResponseWriter, r *http.Request) {
 		a, err := s.cases.Assign(r.Context(), pathCase(r), m, key)
 		return a, "allocated=" + string(m), err
 	})
-}
-
-// --- deadlines ---
-
-type deadlinesPage struct {
-	base
-	Overdue, Soon []casesvc.DueRow
-	Within        string
-	States        []solidarity.MemberState
-	State         string
-	Apply         bool // the user may apply the consequences of missed time limits
-	Applied       []casesvc.Consequence
-	AppliedDone   bool
-	// Preview is what applying would record, shown for confirmation.
-	Preview     []casesvc.Consequence
-	PreviewDone bool
-}
-
-func (s *Server) deadlinesPage(r *http.Request) (*deadlinesPage, error) {
-	q := r.URL.Query()
-	within, err := parseWithin(q.Get("within"))
-	if err != nil {
-		return nil, err
-	}
-	m, err := queryState(r, "state")
-	if err != nil {
-		return nil, err
-	}
-	rows, err := s.cases.Deadlines(r.Context(), within, m, 1000)
-	if err != nil {
-		return nil, err
-	}
-	u := solidarity.UserFromContext(r.Context())
-	page := &deadlinesPage{base: s.base(r, "Deadlines"), Within: q.Get("within"), State: q.Get("state"),
-		Apply: solidarity.Can(u, solidarity.WriteCaseEvent, "")}
-	if solidarity.Can(u, solidarity.ReadCases, "") {
-		page.States = solidarity.MemberStates()
-	}
-	if page.Within == "" {
-		page.Within = fmt.Sprintf("%dd", int(s.cases.Params.DueSoon/(24*time.Hour)))
-	}
-	for _, row := range rows {
-		if row.Overdue {
-			page.Overdue = append(page.Overdue, row)
-		} else {
-			page.Soon = append(page.Soon, row)
-		}
-	}
-	return page, nil
-}
-
-func (s *Server) handleDeadlinesPage(w http.ResponseWriter, r *http.Request) {
-	page, err := s.deadlinesPage(r)
-	if err != nil {
-		s.pageServiceError(w, r, err)
-		return
-	}
-	s.render(w, r, http.StatusOK, "deadlines.html", page)
-}
-
-// handleApplyForm runs the two steps of applying the consequences of missed time
-// limits. Without a confirmation it records nothing and shows what would be applied
-// (case, limit, article, consequence) with a form confirming exactly that list; the
-// confirmation (the list's case, limit and case version) applies those and shows the
-// deadline view with what was applied.
-func (s *Server) handleApplyForm(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil {
-		s.pageError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Message: "cannot read the form"})
-		return
-	}
-	var done []casesvc.Consequence
-	var err error
-	values := r.PostForm["confirm"]
-	if len(values) == 0 {
-		done, err = s.cases.PreviewMissed(r.Context())
-	} else {
-		var confirmed []casesvc.Confirmed
-		if confirmed, err = parseConfirmed(values); err == nil {
-			done, err = s.cases.ApplyConfirmed(r.Context(), confirmed)
-		}
-	}
-	if err != nil {
-		s.pageServiceError(w, r, err)
-		return
-	}
-	r2 := r.Clone(r.Context())
-	r2.Method, r2.URL = http.MethodGet, &url.URL{Path: "/deadlines"}
-	page, err := s.deadlinesPage(r2)
-	if err != nil {
-		s.pageServiceError(w, r, err)
-		return
-	}
-	if len(values) == 0 {
-		page.Preview, page.PreviewDone = done, true
-	} else {
-		page.Applied, page.AppliedDone = done, true
-	}
-	s.render(w, r, http.StatusOK, "deadlines.html", page)
-}
-
-// confirmValue writes a previewed consequence as the confirm form sends it back:
-// case, limit and case version.
-func confirmValue(c casesvc.Consequence) string {
-	return fmt.Sprintf("%s|%s|%d", c.Case, c.Limit, c.Version)
-}
-
-// parseConfirmed reads the confirm values of the form (confirmValue).
-func parseConfirmed(values []string) ([]casesvc.Confirmed, error) {
-	out := make([]casesvc.Confirmed, 0, len(values))
-	for i, v := range values {
-		parts := strings.Split(v, "|")
-		var n int64
-		if len(parts) == 3 {
-			n, _ = strconv.ParseInt(parts[2], 10, 64)
-		}
-		if len(parts) != 3 || n <= 0 || parts[0] == "" || parts[1] == "" {
-			return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: fmt.Sprintf("confirm[%d]", i), Message: "not a consequence of the preview"}
-		}
-		out = append(out, casesvc.Confirmed{Case: solidarity.CaseID(parts[0]), Limit: parts[1], Version: n})
-	}
-	return out, nil
 }
 
 // --- access log ---

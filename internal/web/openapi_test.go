@@ -286,6 +286,7 @@ var undocumented = map[string]string{
 	"POST /cases/{id}/person":        "HTML case page with the personal record, a logged read (TestCasePages)",
 	"POST /cases/{id}/determination": "HTML case page with the determination, a logged read (TestCasePages)",
 	"GET /deadlines":                 "HTML deadline view (TestCasePages)",
+	"GET /deadlines.csv":             "CSV of the deadline view (TestDeadlinesPage)",
 	"POST /deadlines/apply":          "HTML form post of the deadline view (TestCasePages)",
 	"GET /access-log":                "HTML access log (TestCasePages)",
 	"GET /relocation":                "HTML relocation proposal page (TestRelocationPages)",

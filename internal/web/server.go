@@ -164,6 +164,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /cases/{id}/events", s.casePages(s.handleEventForm))
 	mux.HandleFunc("POST /cases/{id}/allocation", s.casePages(s.handleAllocationForm))
 	mux.HandleFunc("GET /deadlines", s.casePages(s.handleDeadlinesPage))
+	mux.HandleFunc("GET /deadlines.csv", s.casePages(s.handleDeadlinesCSV))
 	mux.HandleFunc("POST /deadlines/apply", s.casePages(s.handleApplyForm))
 	mux.HandleFunc("GET /access-log", s.casePages(s.handleAccessLogPage))
 	mux.HandleFunc("GET /relocation", s.casePages(s.handleRelocationPage))
