@@ -141,7 +141,7 @@ test('a family lands in Italy and is relocated to Germany', async (t) => {
   assert.equal(await it.page.locator('body').getByText(NAMES[0]).count(), 0, 'the arrival page shows a name');
 
   // ... and opens the case of one member of the family of two.
-  const family = it.page.locator('table.family').filter({ has: it.page.locator('tr[data-case] + tr[data-case]') });
+  const family = it.page.locator('#cases tbody.family').filter({ has: it.page.locator('tr[data-case] + tr[data-case]') });
   assert.equal(await family.count(), 1, 'no family of two on the arrival page');
   const casePath = await family.locator('tr[data-case] a').first().getAttribute('href');
   await goto(it.page, casePath);

@@ -142,11 +142,13 @@ func readUpload(f multipart.File, fh *multipart.FileHeader) (*arrival.List, erro
 	return arrival.ParseList(name, f)
 }
 
-// countRow is the number of cases in one state.
+// countRow is the number of cases in one state, with the link showing only them.
 type countRow struct {
-	State cases.State
-	Label string
-	N     int
+	State   cases.State
+	Label   string
+	N       int
+	URL     string
+	Current bool
 }
 
 // countRows orders counts by the flow.
@@ -168,6 +170,7 @@ type caseRow struct {
 	Overdue, Soon bool
 }
 
+// familyGroup is the rows of one family in the arrival's table of cases (a tbody).
 type familyGroup struct {
 	Family solidarity.FamilyID
 	Cases  []caseRow
@@ -183,17 +186,85 @@ type relocationRow struct {
 	PledgeKnown            bool
 }
 
+// arrivalFilter is what the query of an arrival page keeps of its cases: a case
+// state, overdue ones only, and a Member State of allocation ("none": not allocated).
+type arrivalFilter struct {
+	State     cases.State
+	Overdue   bool
+	Allocated string
+}
+
+// notAllocated is the allocation filter's value for the cases not allocated.
+const notAllocated = "none"
+
+func parseArrivalFilter(q url.Values) (arrivalFilter, error) {
+	f := arrivalFilter{State: cases.State(q.Get("state")), Overdue: q.Get("overdue") != ""}
+	if f.State != "" && !f.State.Valid() {
+		return f, &solidarity.Error{Code: solidarity.EINVALID, Field: "state", Message: "not a case state"}
+	}
+	if v := q.Get("allocated"); v == notAllocated {
+		f.Allocated = v
+	} else if v != "" {
+		m, ok := solidarity.ParseMemberState(v)
+		if !ok {
+			return f, &solidarity.Error{Code: solidarity.EINVALID, Field: "allocated", Message: "not a Member State"}
+		}
+		f.Allocated = string(m)
+	}
+	return f, nil
+}
+
+// keeps reports whether the filter shows row.
+func (f arrivalFilter) keeps(row caseRow) bool {
+	switch {
+	case f.State != "" && row.State != f.State, f.Overdue && !row.Overdue:
+		return false
+	case f.Allocated == notAllocated:
+		return row.Allocated == ""
+	}
+	return f.Allocated == "" || string(row.Allocated) == f.Allocated
+}
+
+// url is the arrival page's link with the filter.
+func (f arrivalFilter) url(id solidarity.ArrivalID) string {
+	v := url.Values{}
+	if f.State != "" {
+		v.Set("state", string(f.State))
+	}
+	if f.Overdue {
+		v.Set("overdue", "1")
+	}
+	if f.Allocated != "" {
+		v.Set("allocated", f.Allocated)
+	}
+	u := "/arrivals/" + url.PathEscape(string(id))
+	if len(v) > 0 {
+		u += "?" + v.Encode()
+	}
+	return u
+}
+
 type arrivalPage struct {
 	base
 	Arrival    *solidarity.Arrival
 	Counts     []countRow
 	Total      int
+	AllURL     string // the counts' total: every state, the other filters kept
+	Filter     arrivalFilter
+	Filtered   bool
+	Shown      int // the cases the filter keeps
+	Allocated  []solidarity.MemberState
 	Families   []familyGroup
 	Relocation []relocationRow
 	Imported   bool
 }
 
 func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
+	filter, err := parseArrivalFilter(r.URL.Query())
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
 	d, recs, err := s.arrivalDetail(r.Context(), solidarity.ArrivalID(r.PathValue("id")))
 	if err != nil {
 		s.pageServiceError(w, r, err)
@@ -201,19 +272,19 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.cases.Now()
 	page := arrivalPage{base: s.base(r, "Arrival "+d.Arrival.Vessel), Arrival: d.Arrival, Counts: countRows(d.Counts),
-		Imported: r.URL.Query().Get("imported") != ""}
-	for _, c := range page.Counts {
+		Filter: filter, Filtered: filter != arrivalFilter{}, Imported: r.URL.Query().Get("imported") != ""}
+	for i, c := range page.Counts {
 		page.Total += c.N
+		f := filter
+		f.State = c.State
+		page.Counts[i].URL, page.Counts[i].Current = f.url(d.Arrival.ID), c.State == filter.State
 	}
+	all := filter
+	all.State = ""
+	page.AllURL = all.url(d.Arrival.ID)
 	at := map[solidarity.FamilyID]int{}
 	reloc := map[solidarity.MemberState]*relocationRow{}
 	for k, c := range d.Cases {
-		i, ok := at[c.Family]
-		if !ok {
-			i = len(page.Families)
-			at[c.Family] = i
-			page.Families = append(page.Families, familyGroup{Family: c.Family})
-		}
 		row := caseRow{CaseSummary: c}
 		next, ok, err := s.cases.Next(recs[k])
 		if err != nil {
@@ -225,7 +296,6 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 			row.Overdue = next.Overdue(now)
 			row.Soon = !row.Overdue && next.Within(now, s.cases.Params.DueSoon)
 		}
-		page.Families[i].Cases = append(page.Families[i].Cases, row)
 		if c.Allocated != "" {
 			rr := reloc[c.Allocated]
 			if rr == nil {
@@ -237,13 +307,27 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 				rr.Transferred++
 			}
 		}
+		if !filter.keeps(row) {
+			continue
+		}
+		i, ok := at[c.Family]
+		if !ok {
+			i = len(page.Families)
+			at[c.Family] = i
+			page.Families = append(page.Families, familyGroup{Family: c.Family})
+		}
+		page.Families[i].Cases = append(page.Families[i].Cases, row)
+		page.Shown++
+	}
+	for _, m := range solidarity.MemberStates() {
+		if reloc[m] != nil {
+			page.Allocated = append(page.Allocated, m)
+		}
 	}
 	if len(reloc) > 0 {
 		s.pledgesOf(r, d.Arrival.At.Year(), reloc)
-		for _, m := range solidarity.MemberStates() {
-			if rr := reloc[m]; rr != nil {
-				page.Relocation = append(page.Relocation, *rr)
-			}
+		for _, m := range page.Allocated {
+			page.Relocation = append(page.Relocation, *reloc[m])
 		}
 	}
 	s.render(w, r, http.StatusOK, "arrival.html", page)

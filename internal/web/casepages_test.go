@@ -113,3 +113,79 @@ func TestDeadlinesPage(t *testing.T) {
 		t.Errorf("CSV as fr: %q, page has %d rows", text, len(fr))
 	}
 }
+
+// The arrival page shows its cases in one table with a family column, filtered by
+// the query; the counts by state link to their filter.
+func TestArrivalPage(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	arr := "/arrivals/" + string(f.arrival)
+	res, body := f.do(req{method: "GET", path: arr, as: "coord"})
+	if res.StatusCode != 200 {
+		t.Fatalf("%s: %d", arr, res.StatusCode)
+	}
+	// Two tables: the counts and the cases (no relocation yet).
+	if n, c := strings.Count(body, "<table"), strings.Count(body, `<table id="cases">`); n != 2 || c != 1 {
+		t.Fatalf("%d tables, %d of cases; want the counts and one table of cases", n, c)
+	}
+	if !strings.Contains(body, `<th scope="col">Family</th>`) {
+		t.Error("no family column")
+	}
+	rowRE := regexp.MustCompile(`<tr data-case="(C-[0-9A-Z]+)"[^>]*><td class="family"><code>(F-[0-9A-Z]+)</code></td><td class="id"><a [^>]*>[^<]*</a></td><td title="([A-Z_]+)">`)
+	rows := rowRE.FindAllStringSubmatch(body, -1)
+	if len(rows) != 3 {
+		t.Fatalf("%d case rows with a family, want 3", len(rows))
+	}
+	families := map[string]int{}
+	for _, r := range rows {
+		families[r[2]]++
+	}
+	if len(families) != 2 { // K1 of two, and the single person
+		t.Errorf("families %v: want one of two and one of one", families)
+	}
+	if !strings.Contains(body, `<p id="cases-shown" role="status">3 of 3 cases</p>`) {
+		t.Error("no count of the cases shown")
+	}
+	// The count of a state links to its filter, which shows only that state.
+	link := `<a href="` + arr + `?state=RELOCATION_IDENTIFIED">2</a>`
+	if !strings.Contains(body, link) {
+		t.Errorf("no link %s", link)
+	}
+	_, body = f.do(req{method: "GET", path: arr + "?state=RELOCATION_IDENTIFIED", as: "coord"})
+	rows = rowRE.FindAllStringSubmatch(body, -1)
+	if len(rows) != 2 {
+		t.Fatalf("state filter: %d rows, want the 2 of K1", len(rows))
+	}
+	for _, r := range rows {
+		if r[3] != "RELOCATION_IDENTIFIED" {
+			t.Errorf("state filter shows %s in %s", r[1], r[3])
+		}
+	}
+	if !strings.Contains(body, `<a href="`+arr+`?state=RELOCATION_IDENTIFIED" aria-current="true">2</a>`) {
+		t.Error("the current state filter is not marked")
+	}
+	if !strings.Contains(body, `<p id="cases-shown" role="status">2 of 3 cases (filtered)</p>`) {
+		t.Error("no filtered count")
+	}
+	// Overdue only: every case of the fixture has a limit overdue on 1 March.
+	_, body = f.do(req{method: "GET", path: arr + "?overdue=1", as: "coord"})
+	if n := len(rowRE.FindAllStringSubmatch(body, -1)); n != strings.Count(body, `class="overdue"><td class="family">`) || n == 0 {
+		t.Errorf("overdue filter: %d rows, not all overdue", n)
+	}
+	// Allocation: no case is allocated yet.
+	if _, body = f.do(req{method: "GET", path: arr + "?allocated=DE", as: "coord"}); !strings.Contains(body, `id="no-cases"`) {
+		t.Error("allocated=DE shows cases")
+	}
+	if _, body = f.do(req{method: "GET", path: arr + "?allocated=none", as: "coord"}); len(rowRE.FindAllStringSubmatch(body, -1)) != 3 {
+		t.Error("allocated=none does not show the 3 unallocated cases")
+	}
+	for _, q := range []string{"?state=NOPE", "?allocated=XX"} {
+		if res, _ := f.do(req{method: "GET", path: arr + q, as: "coord"}); res.StatusCode != 400 {
+			t.Errorf("%s: %d, want 400", q, res.StatusCode)
+		}
+	}
+	// The arrivals list shows the arrival's ID.
+	_, body = f.do(req{method: "GET", path: "/arrivals", as: "coord"})
+	if !strings.Contains(body, `<th>Arrival</th>`) || !strings.Contains(body, `<tr data-arrival="`+string(f.arrival)+`"><td class="id"><code>`+string(f.arrival)+`</code></td>`) {
+		t.Error("the arrivals list does not show the arrival ID")
+	}
+}

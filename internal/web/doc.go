@@ -22,7 +22,8 @@
 //	poolcache.go   balances and public pages kept while they cannot change
 //	ledgerapi.go   the ledger API; verify.go its public verification and download;
 //	               ledgerpages.go its pages and forms
-//	casesapi.go    the case-flow API; casepages.go its pages
+//	casesapi.go    the case-flow API; casepages.go its pages; deadlinepages.go the
+//	               deadline view and its CSV
 //	matchapi.go    the matching API; matchpages.go the relocation page
 //	account.go     the account page and user management
 //	budget.go, proxy.go, ready.go, metrics.go   request budget, proxies and TLS, probes, metrics
