@@ -20,9 +20,10 @@ import (
 // The pages of the case flow: the arrivals and the import of a ship's list, an
 // arrival's cases, a case (its flow, deadlines, the forms to record an event or
 // allocate the family, the personal record and the responsibility determination),
-// the access log (the deadline view is in deadlinepages.go). As on the state pages, the role table decides
-// which forms a page shows and the service decides again on post; a post answers with
-// a redirect (303) to the page, or shows the page again with what was wrong.
+// the access log (the deadline view is in deadlinepages.go). As on the state pages,
+// the role table decides which forms a page shows and the service decides again on
+// post; a post answers with a redirect (303) to the page, or shows the page again with
+// what was wrong.
 
 // casePages wraps a page of the case flow: 404 without the case service, the login
 // page for the public.
