@@ -272,7 +272,7 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.cases.Now()
-	page := arrivalPage{base: s.base(r, "Arrival "+d.Arrival.Vessel), Arrival: d.Arrival, Counts: countRows(d.Counts),
+	page := arrivalPage{base: s.base(r, "Arrival %s", d.Arrival.Vessel), Arrival: d.Arrival, Counts: countRows(d.Counts),
 		Filter: filter, Filtered: filter != arrivalFilter{}, Imported: r.URL.Query().Get("imported") != ""}
 	for i, c := range page.Counts {
 		page.Total += c.N
@@ -415,7 +415,7 @@ func (s *Server) casePage(r *http.Request, id solidarity.CaseID) (*casePage, err
 	}
 	u := solidarity.UserFromContext(r.Context())
 	now := s.cases.Now()
-	page := &casePage{base: s.base(r, "Case "+string(id)), View: v, MayPersonal: mayOn(u, solidarity.ReadPersonal, v.Record)}
+	page := &casePage{base: s.base(r, "Case %s", string(id)), View: v, MayPersonal: mayOn(u, solidarity.ReadPersonal, v.Record)}
 	if a, err := s.cases.Arrival(r.Context(), v.Record.Arrival); err == nil {
 		page.Arrival = a
 	}
@@ -586,31 +586,6 @@ func (s *Server) handleAllocationForm(w http.ResponseWriter, r *http.Request) {
 		a, err := s.cases.Assign(r.Context(), pathCase(r), m, key)
 		return a, "allocated=" + string(m), err
 	})
-}
-
-// --- access log ---
-
-type accessLogPage struct {
-	base
-	Rows        []*solidarity.Access
-	Case, Actor string
-	Limit       int
-}
-
-func (s *Server) handleAccessLogPage(w http.ResponseWriter, r *http.Request) {
-	f, err := accessFilter(r)
-	if err != nil {
-		s.pageError(w, r, err)
-		return
-	}
-	rows, err := s.cases.AccessLog(r.Context(), f)
-	if err != nil {
-		s.pageServiceError(w, r, err)
-		return
-	}
-	q := r.URL.Query()
-	s.render(w, r, http.StatusOK, "accesslog.html", accessLogPage{base: s.base(r, "Access log"), Rows: rows,
-		Case: q.Get("case"), Actor: q.Get("actor"), Limit: f.Limit})
 }
 
 // --- template helpers ---

@@ -47,6 +47,7 @@ var funcs = template.FuncMap{
 	"thousands": thousands,
 	"deref":     func(n *report.Num) report.Num { return *n },
 	"eur":       report.FormatEUR,
+	"languages": func() []languageOption { return languageOptions },
 }
 
 // thousands writes v with a comma between each group of three digits: 1,234,567.

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"solidarity/internal/i18n"
 	"strconv"
 	"strings"
 	"sync"
@@ -292,9 +293,12 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 	w.Write(buf.Bytes())
 }
 
-// base is what the layout of every page needs: the title and who is logged in.
+// base is what the layout of every page needs: the title, the language and who is
+// logged in.
 type base struct {
 	Title  string
+	L      *i18n.Locale // the page's language: {{$.L.T "message"}}, $.L.Int, $.L.Date
+	Path   string       // the page's path and query, where the language switcher returns
 	User   *solidarity.User
 	Ledger bool // the server has a ledger: login, the ledger view
 	// Cases: the server has the case flow and the user may read cases (the arrivals
@@ -306,23 +310,25 @@ type base struct {
 	Demonstration string
 }
 
-func (s *Server) base(r *http.Request, title string) base {
+// base returns the layout's data; title is a message (translated, formatted with args).
+func (s *Server) base(r *http.Request, title string, args ...any) base {
 	u := solidarity.UserFromContext(r.Context())
-	b := base{Title: title, User: u, Ledger: s.ledger != nil}
+	l := i18n.FromRequest(r)
+	b := base{Title: l.T(title, args...), L: l, Path: r.URL.RequestURI(), User: u, Ledger: s.ledger != nil}
 	if s.cases != nil && s.ledger != nil {
 		b.Cases = mayReadCases(u)
 		b.AccessLog = solidarity.Can(u, solidarity.ReadAccessLog, "")
 	}
-	b.Demonstration = s.demonstration(r)
+	b.Demonstration = s.demonstration(r, l)
 	return b
 }
 
 // demonstration is the label of a page that shows demonstration data, or "": the
 // pages of a demonstration cycle, and the case-flow and ledger pages of a server
 // whose ledger holds one (their lists mix its arrivals and entries with real ones).
-func (s *Server) demonstration(r *http.Request) string {
+func (s *Server) demonstration(r *http.Request, l *i18n.Locale) string {
 	if y, err := strconv.Atoi(r.PathValue("year")); err == nil && solidarity.IsDemoCycle(y) {
-		return fmt.Sprintf("Cycle %d is a demonstration: generated people and the places pledged for the Diciotti in 2018, not a real pool. Its figures are never part of a real cycle's.", y)
+		return l.T("Cycle %s is a demonstration: generated people and the places pledged for the Diciotti in 2018, not a real pool. Its figures are never part of a real cycle's.", strconv.Itoa(y))
 	}
 	p := r.URL.Path
 	if s.ledger == nil || !(p == "/ledger" || p == "/arrivals" || p == "/deadlines" || p == "/access-log" ||
@@ -330,7 +336,7 @@ func (s *Server) demonstration(r *http.Request) string {
 		return ""
 	}
 	if y := s.demo.cycle(r.Context(), s.ledger); y != 0 {
-		return fmt.Sprintf("This server holds a demonstration: the arrivals and cases of cycle %d (the Diciotti replay) are generated people, not real cases, and count only in that cycle.", y)
+		return l.T("This server holds a demonstration: the arrivals and cases of cycle %s (the Diciotti replay) are generated people, not real cases, and count only in that cycle.", strconv.Itoa(y))
 	}
 	return ""
 }
@@ -418,7 +424,7 @@ func (s *Server) handlePoolPage(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "pool.html", poolPage{base: s.base(r, p.Cycle.Title), Pool: p, Map: mv, View: v,
+	s.render(w, r, http.StatusOK, "pool.html", poolPage{base: s.base(r, "%s", p.Cycle.Title), Pool: p, Map: mv, View: v,
 		Methods: methodLinks(v), Cycles: s.cycleLinks(r.Context(), p.Cycle.Year), Live: live})
 }
 

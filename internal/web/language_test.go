@@ -1,0 +1,68 @@
+package web_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestLanguage: the page's language is the user's choice (the cookie the switcher
+// sets), then Accept-Language, then English; lang="…" says which; the switcher
+// returns only to a local path and refuses a language that is not one of the 24.
+func TestLanguage(t *testing.T) {
+	s := mustServer(t)
+	page := func(accept, cookie string) string {
+		req := httptest.NewRequest("GET", "/pool/2026", nil)
+		if accept != "" {
+			req.Header.Set("Accept-Language", accept)
+		}
+		if cookie != "" {
+			req.AddCookie(&http.Cookie{Name: "lang", Value: cookie})
+		}
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			t.Fatalf("GET /pool/2026 (Accept-Language %q, lang %q): %d", accept, cookie, rec.Code)
+		}
+		return rec.Body.String()
+	}
+	for _, c := range []struct{ accept, cookie, want string }{
+		{"", "", `lang="en"`},
+		{"de-DE,de;q=0.9,en;q=0.8", "", `lang="de"`},
+		{"fr-BE", "", `lang="fr"`},
+		{"ja, zh;q=0.5", "", `lang="en"`},
+		{"de", "pl", `lang="pl"`},  // the user's choice comes first
+		{"de", "xx", `lang="de"`},  // an unknown choice is ignored
+		{strings.Repeat("de,", 400), "", `lang="en"`}, // too long to parse: not parsed
+	} {
+		if body := page(c.accept, c.cookie); !strings.Contains(body, "<html "+c.want) {
+			t.Errorf("Accept-Language %q, cookie %q: want <html %s>", c.accept, c.cookie, c.want)
+		}
+	}
+	if body := page("", ""); strings.Contains(body, `id="unreviewed"`) {
+		t.Error("the English page says its translation is unreviewed")
+	}
+
+	for _, c := range []struct {
+		target   string
+		code     int
+		location string
+	}{
+		{"/language?lang=de&next=/pool/2026%3Fmode%3Dcoverage", http.StatusSeeOther, "/pool/2026?mode=coverage"},
+		{"/language?lang=de&next=//evil.example/", http.StatusSeeOther, "/"},
+		{"/language?lang=de&next=https://evil.example/", http.StatusSeeOther, "/"},
+		{"/language?lang=xx&next=/", http.StatusBadRequest, ""},
+		{"/language", http.StatusBadRequest, ""},
+	} {
+		res, _ := get(t, s, c.target)
+		if res.StatusCode != c.code || res.Header.Get("Location") != c.location {
+			t.Errorf("GET %s: %d Location %q, want %d %q", c.target, res.StatusCode, res.Header.Get("Location"), c.code, c.location)
+		}
+		if c.code == http.StatusSeeOther {
+			if ck := res.Cookies(); len(ck) != 1 || ck[0].Name != "lang" || ck[0].Value != "de" || !ck[0].HttpOnly {
+				t.Errorf("GET %s: cookies %v, want lang=de HttpOnly", c.target, ck)
+			}
+		}
+	}
+}
