@@ -32,8 +32,8 @@ func TestLanguage(t *testing.T) {
 		{"de-DE,de;q=0.9,en;q=0.8", "", `lang="de"`},
 		{"fr-BE", "", `lang="fr"`},
 		{"ja, zh;q=0.5", "", `lang="en"`},
-		{"de", "pl", `lang="pl"`},  // the user's choice comes first
-		{"de", "xx", `lang="de"`},  // an unknown choice is ignored
+		{"de", "pl", `lang="pl"`},                     // the user's choice comes first
+		{"de", "xx", `lang="de"`},                     // an unknown choice is ignored
 		{strings.Repeat("de,", 400), "", `lang="en"`}, // too long to parse: not parsed
 	} {
 		if body := page(c.accept, c.cookie); !strings.Contains(body, "<html "+c.want) {
