@@ -275,6 +275,7 @@ var undocumented = map[string]string{
 	"POST /pool/{year}/states/{state}/deliveries": "HTML form post of the state page (TestStatePageForms)",
 	"GET /ledger":                    "HTML ledger view (TestLedgerPage)",
 	"GET /language":                  "the language switcher of every page (TestLanguage)",
+	"GET /accessibility":             "HTML accessibility statement (TestAccessibilityStatement)",
 	"GET /login":                     "HTML login page (TestLoginPage)",
 	"POST /login":                    "HTML login form post (TestLoginPage)",
 	"POST /logout":                   "HTML logout form post (TestLoginPage)",

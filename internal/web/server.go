@@ -88,7 +88,7 @@ func WithLoginLimit(failures int, wait time.Duration) Option {
 
 // Pages of the site; each is parsed with layout.html at start.
 var pages = []string{"pool.html", "state.html", "error.html", "login.html", "ledger.html",
-	"arrivals.html", "arrival.html", "case.html", "deadlines.html", "accesslog.html", "proposal.html"}
+	"arrivals.html", "arrival.html", "case.html", "deadlines.html", "accesslog.html", "proposal.html", "accessibility.html"}
 
 // New parses every template and builds the map once, so that a broken template or map
 // fails the start, not a user's click.
@@ -140,6 +140,7 @@ func (s *Server) routes() http.Handler {
 	})
 	mux.HandleFunc("GET /readyz", s.handleReady)
 	mux.HandleFunc("GET /language", s.handleLanguage)
+	mux.HandleFunc("GET /accessibility", s.handleAccessibility)
 	mux.Handle("GET /metrics", s.metrics.handler())
 	mux.HandleFunc("GET /openapi.yaml", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml")
