@@ -1,10 +1,12 @@
 package web
 
 import (
+	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"html/template"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -97,8 +99,20 @@ func goMessages(t *testing.T) []string {
 
 // TestCatalogues: every message of the UI is in each of the 23 catalogues besides
 // English, takes the same verbs there, and no catalogue keeps a message nobody uses.
+//
+// With SOLIDARITY_MESSAGES=FILE it also writes the keys, and per language the missing
+// ones, to FILE as JSON: what a translator is given.
 func TestCatalogues(t *testing.T) {
 	keys := allMessages(t)
+	if out := os.Getenv("SOLIDARITY_MESSAGES"); out != "" {
+		b, err := json.MarshalIndent(map[string]any{"keys": keys, "missing": i18n.Missing(keys)}, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if len(keys) < 50 {
 		t.Fatalf("found only %d messages: is the extraction broken?", len(keys))
 	}
