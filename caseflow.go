@@ -164,11 +164,18 @@ type Access struct {
 	Purpose string      `json:"purpose"` // "view", "determination", "export", ...
 }
 
-// AccessFilter selects access-log records, latest first.
+// AccessFilter selects access-log records, latest first. Case and Actor match
+// ignoring case (an auditor types "officer-DE" or "c-…" as they come to mind).
 type AccessFilter struct {
 	Case  *CaseID
 	Actor *string
-	Limit int // 1 to 1000; 0 means 100
+	Role  *Role
+	// From and To bound the time of the read: From ≤ At < To; zero leaves that side
+	// open.
+	From, To time.Time
+	// BeforeSeq, when above 0, keeps the records below it: where the next page starts.
+	BeforeSeq int64
+	Limit     int // 1 to 1000; 0 means 100
 }
 
 // CaseStore keeps arrivals, cases and the access log beside the ledger, in the same
@@ -197,6 +204,8 @@ type CaseStore interface {
 	// caller's clock (At) and the store (Seq).
 	RecordAccess(ctx context.Context, a ...*Access) error
 	AccessLog(ctx context.Context, f AccessFilter) ([]*Access, error)
+	// CountAccess counts the records f selects, its Limit aside.
+	CountAccess(ctx context.Context, f AccessFilter) (int64, error)
 }
 
 // Case-flow ledger entries. They carry case IDs, states and counts, never a person.

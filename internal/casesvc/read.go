@@ -274,3 +274,12 @@ func (s *Service) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*
 	}
 	return s.Store.AccessLog(ctx, f)
 }
+
+// CountAccess counts the records AccessLog would list, its limit aside. Coordinator
+// and auditors.
+func (s *Service) CountAccess(ctx context.Context, f solidarity.AccessFilter) (int64, error) {
+	if !solidarity.Can(user(ctx), solidarity.ReadAccessLog, "") {
+		return 0, denied(solidarity.ReadAccessLog, "")
+	}
+	return s.Store.CountAccess(ctx, f)
+}

@@ -480,13 +480,7 @@ func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*so
 	if err != nil {
 		return nil, err
 	}
-	var q query
-	if f.Case != nil {
-		q.where("case_id = $", string(*f.Case))
-	}
-	if f.Actor != nil {
-		q.where("actor = $", *f.Actor)
-	}
+	q := accessWhere(f)
 	rows, err := s.pool.Query(ctx, `SELECT `+accessColumns+` FROM access_log`+q.clause()+
 		` ORDER BY seq DESC LIMIT `+q.arg(f.Limit), q.args...)
 	if err != nil {
@@ -508,4 +502,43 @@ func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*so
 		return nil, internal("access log", err)
 	}
 	return out, nil
+}
+
+// CountAccess implements solidarity.CaseStore.
+func (s *Store) CountAccess(ctx context.Context, f solidarity.AccessFilter) (int64, error) {
+	f, err := f.Normalize()
+	if err != nil {
+		return 0, err
+	}
+	q := accessWhere(f)
+	var n int64
+	if err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM access_log`+q.clause(), q.args...).Scan(&n); err != nil {
+		return 0, internal("count access", err)
+	}
+	return n, nil
+}
+
+// accessWhere is the condition of a normalised filter. Case and actor compare
+// lower-cased (the filter ignores case).
+func accessWhere(f solidarity.AccessFilter) *query {
+	q := &query{}
+	if f.Case != nil {
+		q.where("lower(case_id) = $", strings.ToLower(string(*f.Case)))
+	}
+	if f.Actor != nil {
+		q.where("lower(actor) = $", strings.ToLower(*f.Actor))
+	}
+	if f.Role != nil {
+		q.where("role = $", string(*f.Role))
+	}
+	if !f.From.IsZero() {
+		q.where("at >= $", f.From.UTC())
+	}
+	if !f.To.IsZero() {
+		q.where("at < $", f.To.UTC())
+	}
+	if f.BeforeSeq > 0 {
+		q.where("seq < $", f.BeforeSeq)
+	}
+	return q
 }

@@ -407,16 +407,7 @@ func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*so
 	if err != nil {
 		return nil, err
 	}
-	var where []string
-	var args []any
-	if f.Case != nil {
-		where = append(where, "case_id = ?")
-		args = append(args, string(*f.Case))
-	}
-	if f.Actor != nil {
-		where = append(where, "actor = ?")
-		args = append(args, *f.Actor)
-	}
+	where, args := accessWhere(f)
 	rows, err := s.read.QueryContext(ctx, `SELECT `+accessColumns+` FROM access_log`+whereClause(where)+
 		` ORDER BY seq DESC LIMIT ?`, append(args, f.Limit)...)
 	if err != nil {
@@ -440,6 +431,50 @@ func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*so
 		return nil, internal("access log", err)
 	}
 	return out, nil
+}
+
+// CountAccess implements solidarity.CaseStore.
+func (s *Store) CountAccess(ctx context.Context, f solidarity.AccessFilter) (int64, error) {
+	f, err := f.Normalize()
+	if err != nil {
+		return 0, err
+	}
+	where, args := accessWhere(f)
+	var n int64
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM access_log`+whereClause(where), args...).Scan(&n); err != nil {
+		return 0, internal("count access", err)
+	}
+	return n, nil
+}
+
+// accessWhere is the condition of a normalised filter, with its arguments. Case and
+// actor compare lower-cased (the filter ignores case).
+func accessWhere(f solidarity.AccessFilter) ([]string, []any) {
+	var where []string
+	var args []any
+	add := func(cond string, v any) {
+		where = append(where, cond)
+		args = append(args, v)
+	}
+	if f.Case != nil {
+		add("lower(case_id) = ?", strings.ToLower(string(*f.Case)))
+	}
+	if f.Actor != nil {
+		add("lower(actor) = ?", strings.ToLower(*f.Actor))
+	}
+	if f.Role != nil {
+		add("role = ?", string(*f.Role))
+	}
+	if !f.From.IsZero() {
+		add("at >= ?", formatTime(f.From))
+	}
+	if !f.To.IsZero() {
+		add("at < ?", formatTime(f.To))
+	}
+	if f.BeforeSeq > 0 {
+		add("seq < ?", f.BeforeSeq)
+	}
+	return where, args
 }
 
 // checkpointTries bounds how often Checkpoint retries a checkpoint that a reader's
