@@ -164,7 +164,7 @@ type Access struct {
 	Purpose string      `json:"purpose"` // "view", "determination", "export", ...
 }
 
-// AccessFilter selects access-log records, latest first. Case and Actor match
+// AccessFilter selects access-log records, latest first unless Oldest. Case and Actor match
 // ignoring case (an auditor types "officer-DE" or "c-…" as they come to mind).
 type AccessFilter struct {
 	Case  *CaseID
@@ -173,9 +173,12 @@ type AccessFilter struct {
 	// From and To bound the time of the read: From ≤ At < To; zero leaves that side
 	// open.
 	From, To time.Time
-	// BeforeSeq, when above 0, keeps the records below it: where the next page starts.
-	BeforeSeq int64
-	Limit     int // 1 to 1000; 0 means 100
+	// BeforeSeq, when above 0, keeps the records below it, AfterSeq those above it:
+	// where a page starts, whichever the order.
+	BeforeSeq, AfterSeq int64
+	// Oldest lists the earliest record first (a page back reads so, and turns it).
+	Oldest bool
+	Limit  int // 1 to 1000; 0 means 100
 }
 
 // CaseStore keeps arrivals, cases and the access log beside the ledger, in the same

@@ -105,7 +105,7 @@ func checkSeq(field string, n int64) error {
 }
 
 // Normalize returns f with its Limit set (DefaultPageLimit when 0), or EINVALID
-// naming the field: a Limit outside 1 to MaxPageLimit, a negative BeforeSeq, a Case
+// naming the field: a Limit outside 1 to MaxPageLimit, a negative key, a Case
 // or Actor longer than MaxSearchLength, an unknown Role, From not before To.
 func (f AccessFilter) Normalize() (AccessFilter, error) {
 	n, err := checkLimit(f.Limit, DefaultPageLimit, MaxPageLimit)
@@ -113,6 +113,9 @@ func (f AccessFilter) Normalize() (AccessFilter, error) {
 		return f, err
 	}
 	if err := checkSeq("before", f.BeforeSeq); err != nil {
+		return f, err
+	}
+	if err := checkSeq("after", f.AfterSeq); err != nil {
 		return f, err
 	}
 	if f.Case != nil {

@@ -481,8 +481,12 @@ func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*so
 		return nil, err
 	}
 	q := accessWhere(f)
+	order := "seq DESC"
+	if f.Oldest {
+		order = "seq"
+	}
 	rows, err := s.pool.Query(ctx, `SELECT `+accessColumns+` FROM access_log`+q.clause()+
-		` ORDER BY seq DESC LIMIT `+q.arg(f.Limit), q.args...)
+		` ORDER BY `+order+` LIMIT `+q.arg(f.Limit), q.args...)
 	if err != nil {
 		return nil, internal("access log", err)
 	}
@@ -539,6 +543,9 @@ func accessWhere(f solidarity.AccessFilter) *query {
 	}
 	if f.BeforeSeq > 0 {
 		q.where("seq < $", f.BeforeSeq)
+	}
+	if f.AfterSeq > 0 {
+		q.where("seq > $", f.AfterSeq)
 	}
 	return q
 }

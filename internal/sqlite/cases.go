@@ -409,7 +409,7 @@ func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*so
 	}
 	where, args := accessWhere(f)
 	rows, err := s.read.QueryContext(ctx, `SELECT `+accessColumns+` FROM access_log`+whereClause(where)+
-		` ORDER BY seq DESC LIMIT ?`, append(args, f.Limit)...)
+		` ORDER BY `+accessOrder(f)+` LIMIT ?`, append(args, f.Limit)...)
 	if err != nil {
 		return nil, internal("access log", err)
 	}
@@ -447,6 +447,14 @@ func (s *Store) CountAccess(ctx context.Context, f solidarity.AccessFilter) (int
 	return n, nil
 }
 
+// accessOrder is the order of a filter's records: latest first unless Oldest.
+func accessOrder(f solidarity.AccessFilter) string {
+	if f.Oldest {
+		return "seq"
+	}
+	return "seq DESC"
+}
+
 // accessWhere is the condition of a normalised filter, with its arguments. Case and
 // actor compare lower-cased (the filter ignores case).
 func accessWhere(f solidarity.AccessFilter) ([]string, []any) {
@@ -473,6 +481,9 @@ func accessWhere(f solidarity.AccessFilter) ([]string, []any) {
 	}
 	if f.BeforeSeq > 0 {
 		add("seq < ?", f.BeforeSeq)
+	}
+	if f.AfterSeq > 0 {
+		add("seq > ?", f.AfterSeq)
 	}
 	return where, args
 }

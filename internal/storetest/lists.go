@@ -168,28 +168,43 @@ func testAccessListing(t *testing.T, s CaseStore) {
 		if n, err := s.CountAccess(ctx, c.f); err != nil || n != int64(len(want)) {
 			t.Fatalf("%s: CountAccess = %d, %v; want %d", c.name, n, err, len(want))
 		}
-		var got []int64
-		f := c.f
-		f.Limit = 4
-		for pages := 0; ; pages++ {
-			if pages > 20 {
-				t.Fatalf("%s: pages do not end", c.name)
+		for _, oldest := range []bool{false, true} {
+			var got []int64
+			f := c.f
+			f.Limit, f.Oldest = 4, oldest
+			for pages := 0; ; pages++ {
+				if pages > 20 {
+					t.Fatalf("%s: pages do not end", c.name)
+				}
+				page, err := s.AccessLog(ctx, f)
+				if err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				for _, a := range page {
+					got = append(got, a.Seq)
+				}
+				if len(page) < f.Limit {
+					break
+				}
+				if oldest {
+					f.AfterSeq = page[len(page)-1].Seq
+				} else {
+					f.BeforeSeq = page[len(page)-1].Seq
+				}
 			}
-			page, err := s.AccessLog(ctx, f)
-			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
+			w := slices.Clone(want)
+			if oldest {
+				slices.Reverse(w)
 			}
-			for _, a := range page {
-				got = append(got, a.Seq)
+			if !slices.Equal(got, w) {
+				t.Fatalf("%s oldest=%v: listed %v, want %v", c.name, oldest, got, w)
 			}
-			if len(page) < f.Limit {
-				break
-			}
-			f.BeforeSeq = page[len(page)-1].Seq
 		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("%s: listed %v, want %v", c.name, got, want)
-		}
+	}
+	// A count with a key counts the records on that side.
+	mid := logged[20].Seq
+	if n, err := s.CountAccess(ctx, solidarity.AccessFilter{AfterSeq: mid}); err != nil || n != 24 {
+		t.Fatalf("CountAccess after the 21st = %d, %v; want 24", n, err)
 	}
 	long, unknown := strings.Repeat("x", solidarity.MaxSearchLength+1), solidarity.Role("root")
 	longCase := solidarity.CaseID(long)
@@ -199,6 +214,7 @@ func testAccessListing(t *testing.T, s CaseStore) {
 	}{
 		{"limit", solidarity.AccessFilter{Limit: -1}},
 		{"before", solidarity.AccessFilter{BeforeSeq: -1}},
+		{"after", solidarity.AccessFilter{AfterSeq: -1}},
 		{"actor", solidarity.AccessFilter{Actor: &long}},
 		{"case", solidarity.AccessFilter{Case: &longCase}},
 		{"role", solidarity.AccessFilter{Role: &unknown}},
