@@ -567,20 +567,72 @@ func (s *Server) handleApplyMissed(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"consequences": cs})
 }
 
-// accessFilter reads the query of the access log: case, actor and limit.
+// accessList names the access log's cursors.
+const accessList = "access-log"
+
+// accessFilter reads the query of the access log: case, actor (both ignoring case),
+// role, from/to (queryDays), cursor and limit.
 func accessFilter(r *http.Request) (solidarity.AccessFilter, error) {
 	q := r.URL.Query()
 	f := solidarity.AccessFilter{}
-	if v := q.Get("case"); v != "" {
+	if v := strings.TrimSpace(q.Get("case")); v != "" {
 		id := solidarity.CaseID(v)
 		f.Case = &id
 	}
-	if v := q.Get("actor"); v != "" {
+	if v := strings.TrimSpace(q.Get("actor")); v != "" {
 		f.Actor = &v
 	}
+	if v := q.Get("role"); v != "" {
+		role := solidarity.Role(v)
+		f.Role = &role
+	}
 	var err error
-	f.Limit, err = queryLimit(r, solidarity.DefaultPageLimit, solidarity.MaxPageLimit)
-	return f, err
+	if f.From, f.To, err = queryDays(r); err != nil {
+		return f, err
+	}
+	if c := q.Get("cursor"); c != "" {
+		if f.BeforeSeq, err = seqCursor(accessList, c); err != nil {
+			return f, err
+		}
+	}
+	if f.Limit, err = queryLimit(r, solidarity.DefaultPageLimit, solidarity.MaxPageLimit); err != nil {
+		return f, err
+	}
+	return f.Normalize()
+}
+
+// AccessPage is a page of GET /api/v1/access-log, latest first: NextCursor continues
+// it (null on the last page), Total counts every record the filter selects.
+type AccessPage struct {
+	Accesses   []*solidarity.Access `json:"accesses"`
+	NextCursor *string              `json:"next_cursor"`
+	Total      int64                `json:"total"`
+}
+
+// accessPage reads a page of the access log and the total of its filter.
+func (s *Server) accessPage(ctx context.Context, f solidarity.AccessFilter) (*AccessPage, error) {
+	want := f.Limit
+	f.Limit = min(want+1, solidarity.MaxPageLimit)
+	as, err := s.cases.AccessLog(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	all := f
+	all.BeforeSeq, all.Limit = 0, 0
+	total, err := s.cases.CountAccess(ctx, all)
+	if err != nil {
+		return nil, err
+	}
+	page := &AccessPage{Accesses: as, Total: total}
+	if len(as) > want || len(as) == solidarity.MaxPageLimit {
+		page.Accesses = as[:want]
+		c := seqCursorText(accessList, page.Accesses[len(page.Accesses)-1].Seq)
+		page.NextCursor = &c
+	}
+	if page.Accesses == nil {
+		page.Accesses = []*solidarity.Access{}
+	}
+	return page, nil
 }
 
 func (s *Server) handleAccessLog(w http.ResponseWriter, r *http.Request) {
@@ -589,13 +641,10 @@ func (s *Server) handleAccessLog(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	as, err := s.cases.AccessLog(r.Context(), f)
+	page, err := s.accessPage(r.Context(), f)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}
-	if as == nil {
-		as = []*solidarity.Access{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"accesses": as})
+	writeJSON(w, http.StatusOK, page)
 }
