@@ -289,16 +289,33 @@ func (s *Server) handleArrival(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, d)
 }
 
-// CasePage is a page of GET /api/v1/cases. NextAfter is the after= of the next page,
-// null on the last.
+// CasePage is a page of GET /api/v1/cases: NextCursor continues it (null on the last
+// page), Total counts every case the filter selects; NextAfter is the same key as the
+// after= of the next page, kept for the clients that page so.
 type CasePage struct {
-	Cases     []CaseSummary      `json:"cases"`
-	NextAfter *solidarity.CaseID `json:"next_after"`
+	Cases      []CaseSummary      `json:"cases"`
+	NextCursor *string            `json:"next_cursor"`
+	Total      int64              `json:"total"`
+	NextAfter  *solidarity.CaseID `json:"next_after"`
 }
+
+// caseList names the case listing's cursors.
+const caseList = "cases"
 
 func (s *Server) handleCases(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := solidarity.CaseFilter{After: solidarity.CaseID(q.Get("after")), Open: q.Get("open") == "true"}
+	if c := q.Get("cursor"); c != "" {
+		key, err := decodeCursor(caseList, c)
+		if err == nil && f.After != "" {
+			err = &solidarity.Error{Code: solidarity.EINVALID, Field: "cursor", Message: "give cursor or after, not both"}
+		}
+		if err != nil {
+			s.apiError(w, r, err)
+			return
+		}
+		f.After = solidarity.CaseID(key)
+	}
 	if v := q.Get("arrival"); v != "" {
 		id := solidarity.ArrivalID(v)
 		f.Arrival = &id
@@ -323,11 +340,20 @@ func (s *Server) handleCases(w http.ResponseWriter, r *http.Request) {
 		s.serviceError(w, r, err)
 		return
 	}
+	counts, err := s.cases.CaseCounts(r.Context(), f)
+	if err != nil {
+		s.serviceError(w, r, err)
+		return
+	}
 	page := CasePage{}
+	for _, n := range counts {
+		page.Total += int64(n)
+	}
 	if len(rs) > want {
 		rs = rs[:want]
 		next := rs[len(rs)-1].ID
-		page.NextAfter = &next
+		c := encodeCursor(caseList, string(next))
+		page.NextAfter, page.NextCursor = &next, &c
 	}
 	page.Cases = summaries(rs)
 	if err := s.labelDemo(r.Context(), page.Cases); err != nil {

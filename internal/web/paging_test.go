@@ -219,3 +219,44 @@ func TestAccessLogCursorWalk(t *testing.T) {
 		t.Errorf("officer: %d", res.StatusCode)
 	}
 }
+
+type casePage struct {
+	Cases []struct {
+		ID string `json:"id"`
+	} `json:"cases"`
+	NextCursor *string `json:"next_cursor"`
+	NextAfter  *string `json:"next_after"`
+	Total      int64   `json:"total"`
+}
+
+func TestCasesCursor(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	var ids []string
+	next := func(p *casePage) *string { return p.NextCursor }
+	total := func(p *casePage) int64 { return p.Total }
+	rows := func(p *casePage) []int64 {
+		for _, c := range p.Cases {
+			ids = append(ids, c.ID)
+		}
+		return make([]int64, len(p.Cases))
+	}
+	_, totals := walk(t, f, "coord", "/api/v1/cases?limit=1", rows, next, total)
+	if len(ids) != len(f.caseIDs) || len(totals) != len(f.caseIDs) {
+		t.Fatalf("walked %v, want the %d cases one a page", ids, len(f.caseIDs))
+	}
+	for i, tot := range totals {
+		if tot != int64(len(f.caseIDs)) {
+			t.Fatalf("page %d: total %d, want %d", i, tot, len(f.caseIDs))
+		}
+		if i > 0 && ids[i] <= ids[i-1] {
+			t.Fatalf("not in ID order: %v", ids)
+		}
+	}
+	// cursor and after do not go together; a case cursor is not an entry cursor.
+	c := url.QueryEscape(base64.RawURLEncoding.EncodeToString([]byte("cases:" + ids[0])))
+	for _, path := range []string{"/api/v1/cases?after=x&cursor=" + c, "/api/v1/ledger/entries?cursor=" + c} {
+		if res, body := f.do(req{method: "GET", path: path, as: "coord"}); res.StatusCode != http.StatusBadRequest || !strings.Contains(body, `"field": "cursor"`) {
+			t.Errorf("%s: %d %s", path, res.StatusCode, body)
+		}
+	}
+}
