@@ -123,7 +123,7 @@ var sentences = map[solidarity.EntryType]sentence{
 		if json.Unmarshal(e.Payload, &p) != nil {
 			return "", false
 		}
-		return l.T("Case %s: %s, %s", e.Ref, strings.ReplaceAll(p.Event, "_", " "), e.LegalBasis), true
+		return l.T("Case %s: %s, %s", e.Ref, strings.NewReplacer("_", " ", "-", " ").Replace(p.Event), e.LegalBasis), true
 	},
 	solidarity.CasesErased: func(l *i18n.Locale, e *solidarity.Entry) (string, bool) {
 		var p solidarity.ErasurePayload
