@@ -148,7 +148,18 @@ type ArrivalFilter struct {
 	// Involving selects the arrivals a Member State's officers may see: those it
 	// benefits from, and those with a case allocated to it (CaseFilter.Involving).
 	Involving *MemberState
-	Limit     int // 1 to 1000; 0 means 100
+	// After, when set, keeps the arrivals that come after it in the list's order
+	// (landed earlier, or at the same time with a lower ID): where the next page
+	// starts.
+	After *ArrivalKey
+	Limit int // 1 to 1000; 0 means 100
+}
+
+// ArrivalKey is an arrival's place in the arrivals' order: latest landing first, then
+// the higher ID.
+type ArrivalKey struct {
+	At time.Time
+	ID ArrivalID
 }
 
 // Access is one read of a person's personal record: who, in which role and for which
@@ -207,6 +218,8 @@ type CaseStore interface {
 	// caller's clock (At) and the store (Seq).
 	RecordAccess(ctx context.Context, a ...*Access) error
 	AccessLog(ctx context.Context, f AccessFilter) ([]*Access, error)
+	// CountArrivals counts the arrivals f selects, its After and Limit aside.
+	CountArrivals(ctx context.Context, f ArrivalFilter) (int64, error)
 	// CountAccess counts the records f selects, its Limit aside.
 	CountAccess(ctx context.Context, f AccessFilter) (int64, error)
 }

@@ -67,12 +67,24 @@ func (f CaseFilter) Normalize() (CaseFilter, error) {
 	return f, nil
 }
 
-// Normalize returns f with its Limit set (DefaultPageLimit when 0), or EINVALID for a
-// Limit outside 1 to MaxPageLimit.
+// Normalize returns f with its Limit set (DefaultPageLimit when 0), or EINVALID
+// naming the field: a Limit outside 1 to MaxPageLimit, an After without its time or
+// with an ID longer than MaxSearchLength.
 func (f ArrivalFilter) Normalize() (ArrivalFilter, error) {
 	n, err := checkLimit(f.Limit, DefaultPageLimit, MaxPageLimit)
+	if err != nil {
+		return f, err
+	}
+	if f.After != nil {
+		if f.After.At.IsZero() || f.After.ID == "" {
+			return f, &Error{Code: EINVALID, Field: "after", Message: "after needs an arrival's time and ID"}
+		}
+		if err := checkText("after", string(f.After.ID)); err != nil {
+			return f, err
+		}
+	}
 	f.Limit = n
-	return f, err
+	return f, nil
 }
 
 // MaxSearchLength bounds a text a list is searched for (a reference, a case ID, an

@@ -262,12 +262,10 @@ func (s *Store) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*so
 	if err != nil {
 		return nil, err
 	}
-	var q query
-	if f.Benefitting != nil {
-		q.where("benefitting = $", string(*f.Benefitting))
-	}
-	if f.Involving != nil {
-		q.where("(benefitting = $ OR id IN (SELECT arrival FROM cases WHERE allocated = $))", string(*f.Involving))
+	q := arrivalWhere(f)
+	if f.After != nil {
+		at, id := q.arg(f.After.At.UTC()), q.arg(string(f.After.ID))
+		q.conds = append(q.conds, "(at < "+at+" OR (at = "+at+" AND id < "+id+"))")
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+arrivalColumns+` FROM arrivals`+q.clause()+
 		` ORDER BY at DESC, id DESC LIMIT `+q.arg(f.Limit), q.args...)
@@ -546,6 +544,32 @@ func accessWhere(f solidarity.AccessFilter) *query {
 	}
 	if f.AfterSeq > 0 {
 		q.where("seq > $", f.AfterSeq)
+	}
+	return q
+}
+
+// CountArrivals implements solidarity.CaseStore.
+func (s *Store) CountArrivals(ctx context.Context, f solidarity.ArrivalFilter) (int64, error) {
+	f, err := f.Normalize()
+	if err != nil {
+		return 0, err
+	}
+	q := arrivalWhere(f)
+	var n int64
+	if err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM arrivals`+q.clause(), q.args...).Scan(&n); err != nil {
+		return 0, internal("count arrivals", err)
+	}
+	return n, nil
+}
+
+// arrivalWhere is the condition of a normalised filter but its After.
+func arrivalWhere(f solidarity.ArrivalFilter) *query {
+	q := &query{}
+	if f.Benefitting != nil {
+		q.where("benefitting = $", string(*f.Benefitting))
+	}
+	if f.Involving != nil {
+		q.where("(benefitting = $ OR id IN (SELECT arrival FROM cases WHERE allocated = $))", string(*f.Involving))
 	}
 	return q
 }

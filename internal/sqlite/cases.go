@@ -171,19 +171,13 @@ func (s *Store) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*so
 		return nil, err
 	}
 	query := `SELECT ` + arrivalColumns + ` FROM arrivals`
-	var args []any
-	var where []string
-	if f.Benefitting != nil {
-		where = append(where, `benefitting = ?`)
-		args = append(args, string(*f.Benefitting))
+	where, args := arrivalWhere(f)
+	if f.After != nil {
+		at := formatTime(f.After.At)
+		where = append(where, `(at < ? OR (at = ? AND id < ?))`)
+		args = append(args, at, at, string(f.After.ID))
 	}
-	if f.Involving != nil {
-		where = append(where, `(benefitting = ? OR id IN (SELECT arrival FROM cases WHERE allocated = ?))`)
-		args = append(args, string(*f.Involving), string(*f.Involving))
-	}
-	if len(where) > 0 {
-		query += ` WHERE ` + strings.Join(where, " AND ")
-	}
+	query += whereClause(where)
 	rows, err := s.read.QueryContext(ctx, query+` ORDER BY at DESC, id DESC LIMIT ?`, append(args, f.Limit)...)
 	if err != nil {
 		return nil, internal("arrivals", err)
@@ -431,6 +425,36 @@ func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*so
 		return nil, internal("access log", err)
 	}
 	return out, nil
+}
+
+// CountArrivals implements solidarity.CaseStore.
+func (s *Store) CountArrivals(ctx context.Context, f solidarity.ArrivalFilter) (int64, error) {
+	f, err := f.Normalize()
+	if err != nil {
+		return 0, err
+	}
+	where, args := arrivalWhere(f)
+	var n int64
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM arrivals`+whereClause(where), args...).Scan(&n); err != nil {
+		return 0, internal("count arrivals", err)
+	}
+	return n, nil
+}
+
+// arrivalWhere is the condition of a normalised filter but its After, with its
+// arguments.
+func arrivalWhere(f solidarity.ArrivalFilter) ([]string, []any) {
+	var where []string
+	var args []any
+	if f.Benefitting != nil {
+		where = append(where, `benefitting = ?`)
+		args = append(args, string(*f.Benefitting))
+	}
+	if f.Involving != nil {
+		where = append(where, `(benefitting = ? OR id IN (SELECT arrival FROM cases WHERE allocated = ?))`)
+		args = append(args, string(*f.Involving), string(*f.Involving))
+	}
+	return where, args
 }
 
 // CountAccess implements solidarity.CaseStore.

@@ -217,26 +217,75 @@ func queryLimit(r *http.Request, def, max int) (int, error) {
 	return n, nil
 }
 
+// ArrivalPage is a page of GET /api/v1/arrivals, latest landing first: NextCursor
+// continues it (null on the last page), Total counts every arrival the filter selects.
+type ArrivalPage struct {
+	Arrivals   []*solidarity.Arrival `json:"arrivals"`
+	NextCursor *string               `json:"next_cursor"`
+	Total      int64                 `json:"total"`
+}
+
+// arrivalList names the arrivals' cursors; the key is the last arrival's landing
+// time (RFC 3339) and ID, with a space between (an ID has none).
+const arrivalList = "arrivals"
+
+func arrivalCursor(a *solidarity.Arrival) string {
+	return encodeCursor(arrivalList, a.At.UTC().Format(time.RFC3339Nano)+" "+string(a.ID))
+}
+
+func parseArrivalCursor(c string) (*solidarity.ArrivalKey, error) {
+	key, err := decodeCursor(arrivalList, c)
+	if err != nil {
+		return nil, err
+	}
+	at, id, ok := strings.Cut(key, " ")
+	t, err := time.Parse(time.RFC3339Nano, at)
+	if !ok || err != nil || id == "" {
+		return nil, badCursor(arrivalList)
+	}
+	return &solidarity.ArrivalKey{At: t, ID: solidarity.ArrivalID(id)}, nil
+}
+
 func (s *Server) handleArrivals(w http.ResponseWriter, r *http.Request) {
 	m, err := queryState(r, "state")
 	if err != nil {
 		s.apiError(w, r, err)
 		return
 	}
-	limit, err := queryLimit(r, solidarity.DefaultPageLimit, solidarity.MaxPageLimit)
+	want, err := queryLimit(r, solidarity.DefaultPageLimit, solidarity.MaxPageLimit)
 	if err != nil {
 		s.apiError(w, r, err)
 		return
 	}
-	as, err := s.cases.Arrivals(r.Context(), solidarity.ArrivalFilter{Benefitting: m, Limit: limit})
+	f := solidarity.ArrivalFilter{Benefitting: m, Limit: min(want+1, solidarity.MaxPageLimit)}
+	if c := r.URL.Query().Get("cursor"); c != "" {
+		if f.After, err = parseArrivalCursor(c); err != nil {
+			s.apiError(w, r, err)
+			return
+		}
+	}
+	as, err := s.cases.Arrivals(r.Context(), f)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}
-	if as == nil {
-		as = []*solidarity.Arrival{}
+	all := f
+	all.After = nil
+	total, err := s.cases.CountArrivals(r.Context(), all)
+	if err != nil {
+		s.serviceError(w, r, err)
+		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"arrivals": as})
+	page := ArrivalPage{Arrivals: as, Total: total}
+	if len(as) > want || len(as) == solidarity.MaxPageLimit {
+		page.Arrivals = as[:want]
+		c := arrivalCursor(page.Arrivals[len(page.Arrivals)-1])
+		page.NextCursor = &c
+	}
+	if page.Arrivals == nil {
+		page.Arrivals = []*solidarity.Arrival{}
+	}
+	writeJSON(w, http.StatusOK, page)
 }
 
 // ArrivalDetail is the answer of GET /api/v1/arrivals/{id}: the arrival, how many of

@@ -260,3 +260,45 @@ func TestCasesCursor(t *testing.T) {
 		}
 	}
 }
+
+func TestArrivalsCursor(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	// Two more landings, one at the seeded one's time, so that the ID orders them.
+	for i, at := range []string{"2027-02-20T06:00:00Z", "2027-02-21T06:00:00Z"} {
+		list := strings.Replace(strings.Replace(seedList, "2027-02-20T06:00:00Z", at, 1), "Test Star", fmt.Sprintf("Test Star %d", i+2), 1)
+		res, body := f.do(req{method: "POST", path: "/api/v1/arrivals", as: "it", body: list, contentType: "text/csv",
+			header: map[string]string{"Idempotency-Key": fmt.Sprintf("arr-%d", i)}})
+		if res.StatusCode != http.StatusCreated && res.StatusCode != http.StatusOK {
+			t.Fatalf("register %d: %d %s", i, res.StatusCode, body)
+		}
+	}
+	type arrivalPage struct {
+		Arrivals []struct {
+			ID string    `json:"id"`
+			At time.Time `json:"at"`
+		} `json:"arrivals"`
+		NextCursor *string `json:"next_cursor"`
+		Total      int64   `json:"total"`
+	}
+	var ids []string
+	var ats []time.Time
+	rows := func(p *arrivalPage) []int64 {
+		for _, a := range p.Arrivals {
+			ids, ats = append(ids, a.ID), append(ats, a.At)
+		}
+		return make([]int64, len(p.Arrivals))
+	}
+	_, totals := walk(t, f, "coord", "/api/v1/arrivals?limit=1", rows, func(p *arrivalPage) *string { return p.NextCursor }, func(p *arrivalPage) int64 { return p.Total })
+	if len(ids) != 3 || len(totals) != 3 || totals[0] != 3 {
+		t.Fatalf("walked %v with totals %v, want 3 arrivals one a page", ids, totals)
+	}
+	for i := 1; i < len(ids); i++ {
+		if ats[i].After(ats[i-1]) || ats[i].Equal(ats[i-1]) && ids[i] >= ids[i-1] || ids[i] == ids[i-1] {
+			t.Fatalf("not latest first, then by ID: %v %v", ids, ats)
+		}
+	}
+	bad := url.QueryEscape(base64.RawURLEncoding.EncodeToString([]byte("arrivals:yesterday A-1")))
+	if res, body := f.do(req{method: "GET", path: "/api/v1/arrivals?cursor=" + bad, as: "coord"}); res.StatusCode != http.StatusBadRequest || !strings.Contains(body, `"field": "cursor"`) {
+		t.Errorf("bad arrival cursor: %d %s", res.StatusCode, body)
+	}
+}
