@@ -76,6 +76,11 @@ func TestLedgerPageLines(t *testing.T) {
 			t.Errorf("no line %q in %s", want, regexp.MustCompile(`<span class="summary">[^<]*`).FindAllString(body, -1))
 		}
 	}
+	// The line's figures are the reader's locale's (the sentence is its catalogue's).
+	_, de := f.do(req{method: "GET", path: "/ledger", cookie: c, header: map[string]string{"Accept-Language": "de"}})
+	if !strings.Contains(de, "15.000") || !strings.Contains(de, "10.000,00") || !strings.Contains(de, `lang="de"`) {
+		t.Error("the lines do not format numbers in German for Accept-Language: de")
+	}
 	// The raw payload is behind a toggle, not the line.
 	if !strings.Contains(body, "<details><summary>Payload and hash</summary>") || !strings.Contains(body, `&#34;relocations&#34;:15000`) {
 		t.Error("the payload is not behind its toggle")
