@@ -148,7 +148,18 @@ type ArrivalFilter struct {
 	// Involving selects the arrivals a Member State's officers may see: those it
 	// benefits from, and those with a case allocated to it (CaseFilter.Involving).
 	Involving *MemberState
-	Limit     int // 1 to 1000; 0 means 100
+	// After, when set, keeps the arrivals that come after it in the list's order
+	// (landed earlier, or at the same time with a lower ID): where the next page
+	// starts.
+	After *ArrivalKey
+	Limit int // 1 to 1000; 0 means 100
+}
+
+// ArrivalKey is an arrival's place in the arrivals' order: latest landing first, then
+// the higher ID.
+type ArrivalKey struct {
+	At time.Time
+	ID ArrivalID
 }
 
 // Access is one read of a person's personal record: who, in which role and for which
@@ -164,11 +175,21 @@ type Access struct {
 	Purpose string      `json:"purpose"` // "view", "determination", "export", ...
 }
 
-// AccessFilter selects access-log records, latest first.
+// AccessFilter selects access-log records, latest first unless Oldest. Case and Actor match
+// ignoring case (an auditor types "officer-DE" or "c-…" as they come to mind).
 type AccessFilter struct {
 	Case  *CaseID
 	Actor *string
-	Limit int // 1 to 1000; 0 means 100
+	Role  *Role
+	// From and To bound the time of the read: From ≤ At < To; zero leaves that side
+	// open.
+	From, To time.Time
+	// BeforeSeq, when above 0, keeps the records below it, AfterSeq those above it:
+	// where a page starts, whichever the order.
+	BeforeSeq, AfterSeq int64
+	// Oldest lists the earliest record first (a page back reads so, and turns it).
+	Oldest bool
+	Limit  int // 1 to 1000; 0 means 100
 }
 
 // CaseStore keeps arrivals, cases and the access log beside the ledger, in the same
@@ -197,6 +218,10 @@ type CaseStore interface {
 	// caller's clock (At) and the store (Seq).
 	RecordAccess(ctx context.Context, a ...*Access) error
 	AccessLog(ctx context.Context, f AccessFilter) ([]*Access, error)
+	// CountArrivals counts the arrivals f selects, its After and Limit aside.
+	CountArrivals(ctx context.Context, f ArrivalFilter) (int64, error)
+	// CountAccess counts the records f selects, its Limit aside.
+	CountAccess(ctx context.Context, f AccessFilter) (int64, error)
 }
 
 // Case-flow ledger entries. They carry case IDs, states and counts, never a person.

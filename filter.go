@@ -1,6 +1,12 @@
 package solidarity
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
 
 // What a store may be asked, checked once here for every store alike. Each filter
 // normalises itself (a Limit of 0 becomes the list's default) and says what is wrong
@@ -61,28 +67,121 @@ func (f CaseFilter) Normalize() (CaseFilter, error) {
 	return f, nil
 }
 
-// Normalize returns f with its Limit set (DefaultPageLimit when 0), or EINVALID for a
-// Limit outside 1 to MaxPageLimit.
+// Normalize returns f with its Limit set (DefaultPageLimit when 0), or EINVALID
+// naming the field: a Limit outside 1 to MaxPageLimit, an After without its time or
+// with an ID longer than MaxSearchLength.
 func (f ArrivalFilter) Normalize() (ArrivalFilter, error) {
 	n, err := checkLimit(f.Limit, DefaultPageLimit, MaxPageLimit)
+	if err != nil {
+		return f, err
+	}
+	if f.After != nil {
+		if f.After.At.IsZero() || f.After.ID == "" {
+			return f, &Error{Code: EINVALID, Field: "after", Message: "after needs an arrival's time and ID"}
+		}
+		if err := checkText("after", string(f.After.ID)); err != nil {
+			return f, err
+		}
+	}
 	f.Limit = n
-	return f, err
+	return f, nil
 }
 
-// Normalize returns f with its Limit set (DefaultPageLimit when 0), or EINVALID for a
-// Limit outside 1 to MaxPageLimit.
+// MaxSearchLength bounds a text a list is searched for (a reference, a case ID, an
+// actor): longer than any the service makes.
+const MaxSearchLength = 64
+
+// checkText is EINVALID naming field when s is longer than MaxSearchLength bytes or
+// not valid UTF-8.
+func checkText(field, s string) error {
+	if len(s) > MaxSearchLength || !utf8.ValidString(s) {
+		return &Error{Code: EINVALID, Field: field, Message: fmt.Sprintf("%s must be UTF-8 text of at most %d bytes", field, MaxSearchLength)}
+	}
+	return nil
+}
+
+// checkRange is EINVALID naming "from" when a time range ends before it begins.
+func checkRange(from, to time.Time) error {
+	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
+		return &Error{Code: EINVALID, Field: "from", Message: "from must be before to"}
+	}
+	return nil
+}
+
+// checkSeq is EINVALID naming field for a negative sequence number.
+func checkSeq(field string, n int64) error {
+	if n < 0 {
+		return &Error{Code: EINVALID, Field: field, Message: field + " must be a sequence number ≥ 0"}
+	}
+	return nil
+}
+
+// Normalize returns f with its Limit set (DefaultPageLimit when 0), or EINVALID
+// naming the field: a Limit outside 1 to MaxPageLimit, a negative key, a Case
+// or Actor longer than MaxSearchLength, an unknown Role, From not before To.
 func (f AccessFilter) Normalize() (AccessFilter, error) {
 	n, err := checkLimit(f.Limit, DefaultPageLimit, MaxPageLimit)
+	if err != nil {
+		return f, err
+	}
+	if err := checkSeq("before", f.BeforeSeq); err != nil {
+		return f, err
+	}
+	if err := checkSeq("after", f.AfterSeq); err != nil {
+		return f, err
+	}
+	if f.Case != nil {
+		if err := checkText("case", string(*f.Case)); err != nil {
+			return f, err
+		}
+	}
+	if f.Actor != nil {
+		if err := checkText("actor", *f.Actor); err != nil {
+			return f, err
+		}
+	}
+	if f.Role != nil && !slices.Contains(Roles(), *f.Role) {
+		return f, &Error{Code: EINVALID, Field: "role", Message: fmt.Sprintf("%q is not a role", *f.Role)}
+	}
+	if err := checkRange(f.From, f.To); err != nil {
+		return f, err
+	}
 	f.Limit = n
-	return f, err
+	return f, nil
 }
 
-// Normalize returns f with its Limit set (DefaultPageLimit when 0), or EINVALID for a
-// Limit outside 1 to MaxPageLimit.
+// Normalize returns f with its Limit set (DefaultPageLimit when 0), or EINVALID
+// naming the field: a Limit outside 1 to MaxPageLimit, a negative AfterSeq or
+// BeforeSeq, a Ref longer than MaxSearchLength, From not before To.
 func (f EntryFilter) Normalize() (EntryFilter, error) {
 	n, err := checkLimit(f.Limit, DefaultPageLimit, MaxPageLimit)
+	if err != nil {
+		return f, err
+	}
+	for _, c := range []struct {
+		field string
+		seq   int64
+	}{{"after", f.AfterSeq}, {"before", f.BeforeSeq}} {
+		if err := checkSeq(c.field, c.seq); err != nil {
+			return f, err
+		}
+	}
+	if err := checkText("ref", f.Ref); err != nil {
+		return f, err
+	}
+	if err := checkRange(f.From, f.To); err != nil {
+		return f, err
+	}
 	f.Limit = n
-	return f, err
+	return f, nil
+}
+
+// LikePrefix returns s as the pattern of a LIKE … ESCAPE '\' that matches the texts
+// starting with s, lower-cased: its %, _ and \ taken literally. Both stores use it,
+// so that a search means the same in each.
+func LikePrefix(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(strings.ToLower(s)) + "%"
 }
 
 // Validate checks that an access record says who read which case and when: the log

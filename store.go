@@ -29,9 +29,12 @@ type Store interface {
 	// the Store from inside it would wait for the writer that Append holds.
 	Append(ctx context.Context, idemKey string, e *Entry, check func(View) error) (out *Entry, replayed bool, err error)
 
-	// Entries lists entries in sequence order after f.AfterSeq, at most f.Limit (1 to
-	// 1000; 0 means 100).
+	// Entries lists the entries f selects (EntryFilter.Normalize first), in sequence
+	// order, newest first when f.Newest, at most f.Limit (1 to 1000; 0 means 100).
 	Entries(ctx context.Context, f EntryFilter) ([]*Entry, error)
+	// CountEntries counts the entries f selects, its Limit aside: a list's total, and,
+	// with AfterSeq or BeforeSeq, how many come before a page.
+	CountEntries(ctx context.Context, f EntryFilter) (int64, error)
 	// All streams every entry in sequence order, for verification and export.
 	All(ctx context.Context) iter.Seq2[*Entry, error]
 	// Head returns the last sequence number and hash ("" and 0 when empty).
@@ -121,13 +124,24 @@ type View interface {
 	Allocated(ctx context.Context, m MemberState, arrivalCycle int, exceptFamily FamilyID, exceptStates ...state.State) (int64, error)
 }
 
-// EntryFilter selects entries.
+// EntryFilter selects entries. Every field set narrows the selection.
 type EntryFilter struct {
-	AfterSeq int64
-	Limit    int
-	Cycle    *int
-	State    *MemberState
-	Type     *EntryType
+	// AfterSeq keeps the entries above it, BeforeSeq (when above 0) those below it:
+	// the keys a page continues from, whichever the order.
+	AfterSeq  int64
+	BeforeSeq int64
+	Limit     int
+	Cycle     *int
+	State     *MemberState
+	Type      *EntryType
+	// Newest lists the latest entry first.
+	Newest bool
+	// From and To bound the time an entry was recorded (At): From ≤ At < To; zero
+	// leaves that side open.
+	From, To time.Time
+	// Ref keeps the entries whose Ref (a case, an arrival, a pledge's own reference)
+	// is Ref or starts with it, ignoring case; at most MaxSearchLength bytes.
+	Ref string
 }
 
 // Totals are a state's deliveries in a cycle, summed from the entries (ledger.Delta):

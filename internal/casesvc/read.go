@@ -65,21 +65,40 @@ func (s *Service) scopeFilter(ctx context.Context, f *solidarity.CaseFilter) err
 	return nil
 }
 
-// Arrivals lists disembarkations (no personal data). Officers see their state's and
-// those with people allocated to their state (whose cases they see, as Arrival and
-// Cases let them); asking for another state's is EUNAUTHORIZED.
-func (s *Service) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*solidarity.Arrival, error) {
+// CountArrivals counts the arrivals Arrivals would list, its After and Limit aside,
+// under the same rule.
+func (s *Service) CountArrivals(ctx context.Context, f solidarity.ArrivalFilter) (int64, error) {
+	f, err := s.scopeArrivals(ctx, f)
+	if err != nil {
+		return 0, err
+	}
+	return s.Store.CountArrivals(ctx, f)
+}
+
+// scopeArrivals narrows f to the arrivals the user of ctx may see, or refuses.
+func (s *Service) scopeArrivals(ctx context.Context, f solidarity.ArrivalFilter) (solidarity.ArrivalFilter, error) {
 	own, err := scope(ctx, solidarity.ReadCases)
 	if err != nil {
-		return nil, err
+		return f, err
 	}
 	if own != nil {
 		for _, m := range []*solidarity.MemberState{f.Benefitting, f.Involving} {
 			if m != nil && *m != *own {
-				return nil, denied(solidarity.ReadCases, *m)
+				return f, denied(solidarity.ReadCases, *m)
 			}
 		}
 		f.Involving = own
+	}
+	return f, nil
+}
+
+// Arrivals lists disembarkations (no personal data). Officers see their state's and
+// those with people allocated to their state (whose cases they see, as Arrival and
+// Cases let them); asking for another state's is EUNAUTHORIZED.
+func (s *Service) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*solidarity.Arrival, error) {
+	f, err := s.scopeArrivals(ctx, f)
+	if err != nil {
+		return nil, err
 	}
 	return s.Store.Arrivals(ctx, f)
 }
@@ -273,4 +292,13 @@ func (s *Service) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*
 		return nil, denied(solidarity.ReadAccessLog, "")
 	}
 	return s.Store.AccessLog(ctx, f)
+}
+
+// CountAccess counts the records AccessLog would list, its limit aside. Coordinator
+// and auditors.
+func (s *Service) CountAccess(ctx context.Context, f solidarity.AccessFilter) (int64, error) {
+	if !solidarity.Can(user(ctx), solidarity.ReadAccessLog, "") {
+		return 0, denied(solidarity.ReadAccessLog, "")
+	}
+	return s.Store.CountAccess(ctx, f)
 }

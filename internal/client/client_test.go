@@ -161,6 +161,29 @@ func TestLedgerWrites(t *testing.T) {
 	if mustJSON(t, es) != mustJSON(t, local) {
 		t.Fatal("the entries over HTTP differ from the store's")
 	}
+	// Every field of the filter travels (issue 14): the same filter over HTTP and
+	// locally lists the same entries.
+	mid := es[2]
+	for _, f := range []solidarity.EntryFilter{
+		{Newest: true, Limit: 2},
+		{Newest: true, BeforeSeq: mid.Seq},
+		{AfterSeq: 1, BeforeSeq: es[5].Seq},
+		{Ref: strings.ToLower(mid.Ref[:min(3, len(mid.Ref))])},
+		{From: mid.At},
+		{To: mid.At.Add(time.Nanosecond * 1000)},
+	} {
+		got, err := coord.Entries(ctx, f)
+		if err != nil {
+			t.Fatalf("%+v over HTTP: %v", f, err)
+		}
+		want, err := s.ledger.Entries(solidarity.NewContextWithUser(ctx, solidarity.System), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 || mustJSON(t, got) != mustJSON(t, want) {
+			t.Fatalf("%+v: %d entries over HTTP, %d locally, or not the same", f, len(got), len(want))
+		}
+	}
 	ref := func(typ solidarity.EntryType) string {
 		for _, e := range es {
 			if e.Type == typ {

@@ -98,10 +98,28 @@ func (c *Client) Deliver(ctx context.Context, y int, m solidarity.MemberState, t
 	return c.write(ctx, http.MethodPost, Path(LedgerDelivery, year(y), string(m)), delivery{t, p}, idemKey)
 }
 
-// Entries implements solidarity.LedgerService: one page of the entry listing.
+// Entries implements solidarity.LedgerService: one page of the entry listing, every
+// field of the filter sent (the server's after and before are the filter's keys).
 func (c *Client) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*solidarity.Entry, error) {
 	q := url.Values{}
 	q.Set("after", strconv.FormatInt(f.AfterSeq, 10))
+	if f.BeforeSeq > 0 {
+		q.Set("before", strconv.FormatInt(f.BeforeSeq, 10))
+	}
+	if f.Newest {
+		q.Set("order", "newest")
+	}
+	if f.Ref != "" {
+		q.Set("ref", f.Ref)
+	}
+	// Instants, not days: the server reads an RFC 3339 from as included and to as not,
+	// as the filter means them.
+	if !f.From.IsZero() {
+		q.Set("from", f.From.UTC().Format(time.RFC3339Nano))
+	}
+	if !f.To.IsZero() {
+		q.Set("to", f.To.UTC().Format(time.RFC3339Nano))
+	}
 	if f.Limit > 0 {
 		q.Set("limit", strconv.Itoa(f.Limit))
 	}

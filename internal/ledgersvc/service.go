@@ -478,14 +478,33 @@ func (s *Service) Deliver(ctx context.Context, year int, m solidarity.MemberStat
 // Entries lists ledger entries. The coordinator and auditors read the whole ledger;
 // an officer reads its own state's entries.
 func (s *Service) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*solidarity.Entry, error) {
+	f, err := readable(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.Entries(ctx, f)
+}
+
+// CountEntries counts the entries Entries would list, its limit aside: with the same
+// authorisation, so that an officer's total counts its own state's entries only.
+func (s *Service) CountEntries(ctx context.Context, f solidarity.EntryFilter) (int64, error) {
+	f, err := readable(ctx, f)
+	if err != nil {
+		return 0, err
+	}
+	return s.Store.CountEntries(ctx, f)
+}
+
+// readable narrows f to what the user of ctx may read, or refuses.
+func readable(ctx context.Context, f solidarity.EntryFilter) (solidarity.EntryFilter, error) {
 	u := solidarity.UserFromContext(ctx)
 	if !solidarity.Can(u, solidarity.ReadLedger, "") {
 		if u == nil || !solidarity.Can(u, solidarity.ReadStateDetail, u.State) || (f.State != nil && *f.State != u.State) {
-			return nil, denied(solidarity.ReadLedger, "")
+			return f, denied(solidarity.ReadLedger, "")
 		}
 		f.State = &u.State
 	}
-	return s.Store.Entries(ctx, f)
+	return f, nil
 }
 
 // Cycles returns the years that have a cycle in the ledger.

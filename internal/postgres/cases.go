@@ -262,12 +262,10 @@ func (s *Store) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*so
 	if err != nil {
 		return nil, err
 	}
-	var q query
-	if f.Benefitting != nil {
-		q.where("benefitting = $", string(*f.Benefitting))
-	}
-	if f.Involving != nil {
-		q.where("(benefitting = $ OR id IN (SELECT arrival FROM cases WHERE allocated = $))", string(*f.Involving))
+	q := arrivalWhere(f)
+	if f.After != nil {
+		at, id := q.arg(f.After.At.UTC()), q.arg(string(f.After.ID))
+		q.conds = append(q.conds, "(at < "+at+" OR (at = "+at+" AND id < "+id+"))")
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+arrivalColumns+` FROM arrivals`+q.clause()+
 		` ORDER BY at DESC, id DESC LIMIT `+q.arg(f.Limit), q.args...)
@@ -480,15 +478,13 @@ func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*so
 	if err != nil {
 		return nil, err
 	}
-	var q query
-	if f.Case != nil {
-		q.where("case_id = $", string(*f.Case))
-	}
-	if f.Actor != nil {
-		q.where("actor = $", *f.Actor)
+	q := accessWhere(f)
+	order := "seq DESC"
+	if f.Oldest {
+		order = "seq"
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+accessColumns+` FROM access_log`+q.clause()+
-		` ORDER BY seq DESC LIMIT `+q.arg(f.Limit), q.args...)
+		` ORDER BY `+order+` LIMIT `+q.arg(f.Limit), q.args...)
 	if err != nil {
 		return nil, internal("access log", err)
 	}
@@ -508,4 +504,72 @@ func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*so
 		return nil, internal("access log", err)
 	}
 	return out, nil
+}
+
+// CountAccess implements solidarity.CaseStore.
+func (s *Store) CountAccess(ctx context.Context, f solidarity.AccessFilter) (int64, error) {
+	f, err := f.Normalize()
+	if err != nil {
+		return 0, err
+	}
+	q := accessWhere(f)
+	var n int64
+	if err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM access_log`+q.clause(), q.args...).Scan(&n); err != nil {
+		return 0, internal("count access", err)
+	}
+	return n, nil
+}
+
+// accessWhere is the condition of a normalised filter. Case and actor compare
+// lower-cased (the filter ignores case).
+func accessWhere(f solidarity.AccessFilter) *query {
+	q := &query{}
+	if f.Case != nil {
+		q.where("lower(case_id) = $", strings.ToLower(string(*f.Case)))
+	}
+	if f.Actor != nil {
+		q.where("lower(actor) = $", strings.ToLower(*f.Actor))
+	}
+	if f.Role != nil {
+		q.where("role = $", string(*f.Role))
+	}
+	if !f.From.IsZero() {
+		q.where("at >= $", f.From.UTC())
+	}
+	if !f.To.IsZero() {
+		q.where("at < $", f.To.UTC())
+	}
+	if f.BeforeSeq > 0 {
+		q.where("seq < $", f.BeforeSeq)
+	}
+	if f.AfterSeq > 0 {
+		q.where("seq > $", f.AfterSeq)
+	}
+	return q
+}
+
+// CountArrivals implements solidarity.CaseStore.
+func (s *Store) CountArrivals(ctx context.Context, f solidarity.ArrivalFilter) (int64, error) {
+	f, err := f.Normalize()
+	if err != nil {
+		return 0, err
+	}
+	q := arrivalWhere(f)
+	var n int64
+	if err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM arrivals`+q.clause(), q.args...).Scan(&n); err != nil {
+		return 0, internal("count arrivals", err)
+	}
+	return n, nil
+}
+
+// arrivalWhere is the condition of a normalised filter but its After.
+func arrivalWhere(f solidarity.ArrivalFilter) *query {
+	q := &query{}
+	if f.Benefitting != nil {
+		q.where("benefitting = $", string(*f.Benefitting))
+	}
+	if f.Involving != nil {
+		q.where("(benefitting = $ OR id IN (SELECT arrival FROM cases WHERE allocated = $))", string(*f.Involving))
+	}
+	return q
 }

@@ -56,24 +56,55 @@ func (s *Store) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*solid
 	if err != nil {
 		return nil, err
 	}
-	args := []any{f.AfterSeq}
-	where := []string{"seq > $1"}
-	add := func(cond string, v any) {
-		args = append(args, v)
-		where = append(where, cond+" $"+strconv.Itoa(len(args)))
+	q := entryWhere(f)
+	order := "seq"
+	if f.Newest {
+		order = "seq DESC"
+	}
+	return queryEntries(ctx, s.pool, `SELECT `+entryColumns+` FROM entries`+q.clause()+
+		` ORDER BY `+order+` LIMIT `+q.arg(f.Limit), q.args...)
+}
+
+// CountEntries implements solidarity.Store.
+func (s *Store) CountEntries(ctx context.Context, f solidarity.EntryFilter) (int64, error) {
+	f, err := f.Normalize()
+	if err != nil {
+		return 0, err
+	}
+	q := entryWhere(f)
+	var n int64
+	if err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM entries`+q.clause(), q.args...).Scan(&n); err != nil {
+		return 0, internal("count entries", err)
+	}
+	return n, nil
+}
+
+// entryWhere is the condition of a normalised filter.
+func entryWhere(f solidarity.EntryFilter) *query {
+	q := &query{}
+	q.where("seq > $", f.AfterSeq)
+	if f.BeforeSeq > 0 {
+		q.where("seq < $", f.BeforeSeq)
 	}
 	if f.Cycle != nil {
-		add("cycle =", *f.Cycle)
+		q.where("cycle = $", *f.Cycle)
 	}
 	if f.State != nil {
-		add("state =", string(*f.State))
+		q.where("state = $", string(*f.State))
 	}
 	if f.Type != nil {
-		add("type =", string(*f.Type))
+		q.where("type = $", string(*f.Type))
 	}
-	args = append(args, f.Limit)
-	return queryEntries(ctx, s.pool, `SELECT `+entryColumns+` FROM entries WHERE `+
-		strings.Join(where, " AND ")+` ORDER BY seq LIMIT $`+strconv.Itoa(len(args)), args...)
+	if !f.From.IsZero() {
+		q.where("at >= $", f.From.UTC())
+	}
+	if !f.To.IsZero() {
+		q.where("at < $", f.To.UTC())
+	}
+	if f.Ref != "" {
+		q.where(`lower(ref) LIKE $ ESCAPE '\'`, solidarity.LikePrefix(f.Ref))
+	}
+	return q
 }
 
 // All implements solidarity.Store. It reads allBatch entries per query, so it holds

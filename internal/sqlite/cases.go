@@ -171,19 +171,13 @@ func (s *Store) Arrivals(ctx context.Context, f solidarity.ArrivalFilter) ([]*so
 		return nil, err
 	}
 	query := `SELECT ` + arrivalColumns + ` FROM arrivals`
-	var args []any
-	var where []string
-	if f.Benefitting != nil {
-		where = append(where, `benefitting = ?`)
-		args = append(args, string(*f.Benefitting))
+	where, args := arrivalWhere(f)
+	if f.After != nil {
+		at := formatTime(f.After.At)
+		where = append(where, `(at < ? OR (at = ? AND id < ?))`)
+		args = append(args, at, at, string(f.After.ID))
 	}
-	if f.Involving != nil {
-		where = append(where, `(benefitting = ? OR id IN (SELECT arrival FROM cases WHERE allocated = ?))`)
-		args = append(args, string(*f.Involving), string(*f.Involving))
-	}
-	if len(where) > 0 {
-		query += ` WHERE ` + strings.Join(where, " AND ")
-	}
+	query += whereClause(where)
 	rows, err := s.read.QueryContext(ctx, query+` ORDER BY at DESC, id DESC LIMIT ?`, append(args, f.Limit)...)
 	if err != nil {
 		return nil, internal("arrivals", err)
@@ -407,18 +401,9 @@ func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*so
 	if err != nil {
 		return nil, err
 	}
-	var where []string
-	var args []any
-	if f.Case != nil {
-		where = append(where, "case_id = ?")
-		args = append(args, string(*f.Case))
-	}
-	if f.Actor != nil {
-		where = append(where, "actor = ?")
-		args = append(args, *f.Actor)
-	}
+	where, args := accessWhere(f)
 	rows, err := s.read.QueryContext(ctx, `SELECT `+accessColumns+` FROM access_log`+whereClause(where)+
-		` ORDER BY seq DESC LIMIT ?`, append(args, f.Limit)...)
+		` ORDER BY `+accessOrder(f)+` LIMIT ?`, append(args, f.Limit)...)
 	if err != nil {
 		return nil, internal("access log", err)
 	}
@@ -440,6 +425,91 @@ func (s *Store) AccessLog(ctx context.Context, f solidarity.AccessFilter) ([]*so
 		return nil, internal("access log", err)
 	}
 	return out, nil
+}
+
+// CountArrivals implements solidarity.CaseStore.
+func (s *Store) CountArrivals(ctx context.Context, f solidarity.ArrivalFilter) (int64, error) {
+	f, err := f.Normalize()
+	if err != nil {
+		return 0, err
+	}
+	where, args := arrivalWhere(f)
+	var n int64
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM arrivals`+whereClause(where), args...).Scan(&n); err != nil {
+		return 0, internal("count arrivals", err)
+	}
+	return n, nil
+}
+
+// arrivalWhere is the condition of a normalised filter but its After, with its
+// arguments.
+func arrivalWhere(f solidarity.ArrivalFilter) ([]string, []any) {
+	var where []string
+	var args []any
+	if f.Benefitting != nil {
+		where = append(where, `benefitting = ?`)
+		args = append(args, string(*f.Benefitting))
+	}
+	if f.Involving != nil {
+		where = append(where, `(benefitting = ? OR id IN (SELECT arrival FROM cases WHERE allocated = ?))`)
+		args = append(args, string(*f.Involving), string(*f.Involving))
+	}
+	return where, args
+}
+
+// CountAccess implements solidarity.CaseStore.
+func (s *Store) CountAccess(ctx context.Context, f solidarity.AccessFilter) (int64, error) {
+	f, err := f.Normalize()
+	if err != nil {
+		return 0, err
+	}
+	where, args := accessWhere(f)
+	var n int64
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM access_log`+whereClause(where), args...).Scan(&n); err != nil {
+		return 0, internal("count access", err)
+	}
+	return n, nil
+}
+
+// accessOrder is the order of a filter's records: latest first unless Oldest.
+func accessOrder(f solidarity.AccessFilter) string {
+	if f.Oldest {
+		return "seq"
+	}
+	return "seq DESC"
+}
+
+// accessWhere is the condition of a normalised filter, with its arguments. Case and
+// actor compare lower-cased (the filter ignores case).
+func accessWhere(f solidarity.AccessFilter) ([]string, []any) {
+	var where []string
+	var args []any
+	add := func(cond string, v any) {
+		where = append(where, cond)
+		args = append(args, v)
+	}
+	if f.Case != nil {
+		add("lower(case_id) = ?", strings.ToLower(string(*f.Case)))
+	}
+	if f.Actor != nil {
+		add("lower(actor) = ?", strings.ToLower(*f.Actor))
+	}
+	if f.Role != nil {
+		add("role = ?", string(*f.Role))
+	}
+	if !f.From.IsZero() {
+		add("at >= ?", formatTime(f.From))
+	}
+	if !f.To.IsZero() {
+		add("at < ?", formatTime(f.To))
+	}
+	if f.BeforeSeq > 0 {
+		add("seq < ?", f.BeforeSeq)
+	}
+	if f.AfterSeq > 0 {
+		add("seq > ?", f.AfterSeq)
+	}
+	return where, args
 }
 
 // checkpointTries bounds how often Checkpoint retries a checkpoint that a reader's

@@ -430,23 +430,59 @@ func (s *Store) Entries(ctx context.Context, f solidarity.EntryFilter) ([]*solid
 	if err != nil {
 		return nil, err
 	}
+	where, args := entryWhere(f)
+	order := "seq"
+	if f.Newest {
+		order = "seq DESC"
+	}
+	return queryEntries(ctx, s.read, `SELECT `+entryColumns+` FROM entries WHERE `+where+
+		` ORDER BY `+order+` LIMIT ?`, append(args, f.Limit)...)
+}
+
+// CountEntries implements solidarity.Store.
+func (s *Store) CountEntries(ctx context.Context, f solidarity.EntryFilter) (int64, error) {
+	f, err := f.Normalize()
+	if err != nil {
+		return 0, err
+	}
+	where, args := entryWhere(f)
+	var n int64
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM entries WHERE `+where, args...).Scan(&n); err != nil {
+		return 0, internal("count entries", err)
+	}
+	return n, nil
+}
+
+// entryWhere is the condition of a normalised filter, with its arguments.
+func entryWhere(f solidarity.EntryFilter) (string, []any) {
 	where := []string{"seq > ?"}
 	args := []any{f.AfterSeq}
+	add := func(cond string, v any) {
+		where = append(where, cond)
+		args = append(args, v)
+	}
+	if f.BeforeSeq > 0 {
+		add("seq < ?", f.BeforeSeq)
+	}
 	if f.Cycle != nil {
-		where = append(where, "cycle = ?")
-		args = append(args, *f.Cycle)
+		add("cycle = ?", *f.Cycle)
 	}
 	if f.State != nil {
-		where = append(where, "state = ?")
-		args = append(args, string(*f.State))
+		add("state = ?", string(*f.State))
 	}
 	if f.Type != nil {
-		where = append(where, "type = ?")
-		args = append(args, string(*f.Type))
+		add("type = ?", string(*f.Type))
 	}
-	args = append(args, f.Limit)
-	return queryEntries(ctx, s.read, `SELECT `+entryColumns+` FROM entries WHERE `+
-		strings.Join(where, " AND ")+` ORDER BY seq LIMIT ?`, args...)
+	if !f.From.IsZero() {
+		add("at >= ?", formatTime(f.From))
+	}
+	if !f.To.IsZero() {
+		add("at < ?", formatTime(f.To))
+	}
+	if f.Ref != "" {
+		add(`lower(ref) LIKE ? ESCAPE '\'`, solidarity.LikePrefix(f.Ref))
+	}
+	return strings.Join(where, " AND "), args
 }
 
 // All implements solidarity.Store. It reads allBatch entries per query, so it holds

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -58,6 +59,42 @@ func testArrivals(t *testing.T, s CaseStore) {
 		}
 		if strings.Join(got, ",") != c.want {
 			t.Fatalf("Arrivals(%+v) = %v, want %s", c.f, got, c.want)
+		}
+		// Issue 14: the count, and pages of one from each page's last arrival, the
+		// same list (A3 and A4 landed together: the ID orders them).
+		all := c.f
+		all.Limit = solidarity.MaxPageLimit
+		every, err := s.Arrivals(ctx, all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := s.CountArrivals(ctx, c.f); err != nil || n != int64(len(every)) {
+			t.Fatalf("CountArrivals(%+v) = %d, %v; want %d", c.f, n, err, len(every))
+		}
+		var walked []string
+		f := c.f
+		f.Limit = 1
+		for range 10 {
+			page, err := s.Arrivals(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page) == 0 {
+				break
+			}
+			walked = append(walked, string(page[0].ID))
+			f.After = &solidarity.ArrivalKey{At: page[0].At, ID: page[0].ID}
+		}
+		// A limited list is only the walk's start.
+		if c.f.Limit == 0 && strings.Join(walked, ",") != c.want {
+			t.Fatalf("Arrivals(%+v) a page at a time = %v, want %s", c.f, walked, c.want)
+		}
+	}
+	for _, bad := range []*solidarity.ArrivalKey{{ID: "A1"}, {At: time.Now()}, {At: time.Now(), ID: solidarity.ArrivalID(strings.Repeat("x", 65))}} {
+		_, err := s.Arrivals(ctx, solidarity.ArrivalFilter{After: bad})
+		e, ok := errors.AsType[*solidarity.Error](err)
+		if !ok || e.Code != solidarity.EINVALID || e.Field != "after" {
+			t.Fatalf("Arrivals after %+v: %v, want EINVALID naming after", bad, err)
 		}
 	}
 	for _, n := range []int{-1, 1001} {

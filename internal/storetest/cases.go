@@ -44,6 +44,7 @@ func Cases(t *testing.T, open func(t *testing.T) CaseStore) {
 		{"Allocated", testCaseAllocated},
 		{"Arrivals", testArrivals},
 		{"AccessLog", testAccessLog},
+		{"AccessListing", testAccessListing},
 		{"ConcurrentUpdate", testCaseConcurrentUpdate},
 		{"BatchUpdate", testCaseBatchUpdate},
 		{"SameLanding", testCaseSameLanding},

@@ -50,6 +50,7 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		{"Concurrent", testConcurrent},
 		{"RoundTrip", testRoundTrip},
 		{"EntriesPagination", testEntriesPagination},
+		{"EntryListing", testEntryListing},
 		{"Find", testFind},
 		{"FindOneSnapshot", testFindOneSnapshot},
 		{"Users", testUsers},

@@ -217,26 +217,75 @@ func queryLimit(r *http.Request, def, max int) (int, error) {
 	return n, nil
 }
 
+// ArrivalPage is a page of GET /api/v1/arrivals, latest landing first: NextCursor
+// continues it (null on the last page), Total counts every arrival the filter selects.
+type ArrivalPage struct {
+	Arrivals   []*solidarity.Arrival `json:"arrivals"`
+	NextCursor *string               `json:"next_cursor"`
+	Total      int64                 `json:"total"`
+}
+
+// arrivalList names the arrivals' cursors; the key is the last arrival's landing
+// time (RFC 3339) and ID, with a space between (an ID has none).
+const arrivalList = "arrivals"
+
+func arrivalCursor(a *solidarity.Arrival) string {
+	return encodeCursor(arrivalList, a.At.UTC().Format(time.RFC3339Nano)+" "+string(a.ID))
+}
+
+func parseArrivalCursor(c string) (*solidarity.ArrivalKey, error) {
+	key, err := decodeCursor(arrivalList, c)
+	if err != nil {
+		return nil, err
+	}
+	at, id, ok := strings.Cut(key, " ")
+	t, err := time.Parse(time.RFC3339Nano, at)
+	if !ok || err != nil || id == "" {
+		return nil, badCursor(arrivalList)
+	}
+	return &solidarity.ArrivalKey{At: t, ID: solidarity.ArrivalID(id)}, nil
+}
+
 func (s *Server) handleArrivals(w http.ResponseWriter, r *http.Request) {
 	m, err := queryState(r, "state")
 	if err != nil {
 		s.apiError(w, r, err)
 		return
 	}
-	limit, err := queryLimit(r, solidarity.DefaultPageLimit, solidarity.MaxPageLimit)
+	want, err := queryLimit(r, solidarity.DefaultPageLimit, solidarity.MaxPageLimit)
 	if err != nil {
 		s.apiError(w, r, err)
 		return
 	}
-	as, err := s.cases.Arrivals(r.Context(), solidarity.ArrivalFilter{Benefitting: m, Limit: limit})
+	f := solidarity.ArrivalFilter{Benefitting: m, Limit: min(want+1, solidarity.MaxPageLimit)}
+	if c := r.URL.Query().Get("cursor"); c != "" {
+		if f.After, err = parseArrivalCursor(c); err != nil {
+			s.apiError(w, r, err)
+			return
+		}
+	}
+	as, err := s.cases.Arrivals(r.Context(), f)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}
-	if as == nil {
-		as = []*solidarity.Arrival{}
+	all := f
+	all.After = nil
+	total, err := s.cases.CountArrivals(r.Context(), all)
+	if err != nil {
+		s.serviceError(w, r, err)
+		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"arrivals": as})
+	page := ArrivalPage{Arrivals: as, Total: total}
+	if len(as) > want || len(as) == solidarity.MaxPageLimit {
+		page.Arrivals = as[:want]
+		c := arrivalCursor(page.Arrivals[len(page.Arrivals)-1])
+		page.NextCursor = &c
+	}
+	if page.Arrivals == nil {
+		page.Arrivals = []*solidarity.Arrival{}
+	}
+	writeJSON(w, http.StatusOK, page)
 }
 
 // ArrivalDetail is the answer of GET /api/v1/arrivals/{id}: the arrival, how many of
@@ -289,16 +338,33 @@ func (s *Server) handleArrival(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, d)
 }
 
-// CasePage is a page of GET /api/v1/cases. NextAfter is the after= of the next page,
-// null on the last.
+// CasePage is a page of GET /api/v1/cases: NextCursor continues it (null on the last
+// page), Total counts every case the filter selects; NextAfter is the same key as the
+// after= of the next page, kept for the clients that page so.
 type CasePage struct {
-	Cases     []CaseSummary      `json:"cases"`
-	NextAfter *solidarity.CaseID `json:"next_after"`
+	Cases      []CaseSummary      `json:"cases"`
+	NextCursor *string            `json:"next_cursor"`
+	Total      int64              `json:"total"`
+	NextAfter  *solidarity.CaseID `json:"next_after"`
 }
+
+// caseList names the case listing's cursors.
+const caseList = "cases"
 
 func (s *Server) handleCases(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := solidarity.CaseFilter{After: solidarity.CaseID(q.Get("after")), Open: q.Get("open") == "true"}
+	if c := q.Get("cursor"); c != "" {
+		key, err := decodeCursor(caseList, c)
+		if err == nil && f.After != "" {
+			err = &solidarity.Error{Code: solidarity.EINVALID, Field: "cursor", Message: "give cursor or after, not both"}
+		}
+		if err != nil {
+			s.apiError(w, r, err)
+			return
+		}
+		f.After = solidarity.CaseID(key)
+	}
 	if v := q.Get("arrival"); v != "" {
 		id := solidarity.ArrivalID(v)
 		f.Arrival = &id
@@ -323,11 +389,20 @@ func (s *Server) handleCases(w http.ResponseWriter, r *http.Request) {
 		s.serviceError(w, r, err)
 		return
 	}
+	counts, err := s.cases.CaseCounts(r.Context(), f)
+	if err != nil {
+		s.serviceError(w, r, err)
+		return
+	}
 	page := CasePage{}
+	for _, n := range counts {
+		page.Total += int64(n)
+	}
 	if len(rs) > want {
 		rs = rs[:want]
 		next := rs[len(rs)-1].ID
-		page.NextAfter = &next
+		c := encodeCursor(caseList, string(next))
+		page.NextAfter, page.NextCursor = &next, &c
 	}
 	page.Cases = summaries(rs)
 	if err := s.labelDemo(r.Context(), page.Cases); err != nil {
@@ -567,20 +642,72 @@ func (s *Server) handleApplyMissed(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"consequences": cs})
 }
 
-// accessFilter reads the query of the access log: case, actor and limit.
+// accessList names the access log's cursors.
+const accessList = "access-log"
+
+// accessFilter reads the query of the access log: case, actor (both ignoring case),
+// role, from/to (queryDays), cursor and limit.
 func accessFilter(r *http.Request) (solidarity.AccessFilter, error) {
 	q := r.URL.Query()
 	f := solidarity.AccessFilter{}
-	if v := q.Get("case"); v != "" {
+	if v := strings.TrimSpace(q.Get("case")); v != "" {
 		id := solidarity.CaseID(v)
 		f.Case = &id
 	}
-	if v := q.Get("actor"); v != "" {
+	if v := strings.TrimSpace(q.Get("actor")); v != "" {
 		f.Actor = &v
 	}
+	if v := q.Get("role"); v != "" {
+		role := solidarity.Role(v)
+		f.Role = &role
+	}
 	var err error
-	f.Limit, err = queryLimit(r, solidarity.DefaultPageLimit, solidarity.MaxPageLimit)
-	return f, err
+	if f.From, f.To, err = queryDays(r); err != nil {
+		return f, err
+	}
+	if c := q.Get("cursor"); c != "" {
+		if f.BeforeSeq, err = seqCursor(accessList, c); err != nil {
+			return f, err
+		}
+	}
+	if f.Limit, err = queryLimit(r, solidarity.DefaultPageLimit, solidarity.MaxPageLimit); err != nil {
+		return f, err
+	}
+	return f.Normalize()
+}
+
+// AccessPage is a page of GET /api/v1/access-log, latest first: NextCursor continues
+// it (null on the last page), Total counts every record the filter selects.
+type AccessPage struct {
+	Accesses   []*solidarity.Access `json:"accesses"`
+	NextCursor *string              `json:"next_cursor"`
+	Total      int64                `json:"total"`
+}
+
+// accessPage reads a page of the access log and the total of its filter.
+func (s *Server) accessPage(ctx context.Context, f solidarity.AccessFilter) (*AccessPage, error) {
+	want := f.Limit
+	f.Limit = min(want+1, solidarity.MaxPageLimit)
+	as, err := s.cases.AccessLog(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	all := f
+	all.BeforeSeq, all.Limit = 0, 0
+	total, err := s.cases.CountAccess(ctx, all)
+	if err != nil {
+		return nil, err
+	}
+	page := &AccessPage{Accesses: as, Total: total}
+	if len(as) > want || len(as) == solidarity.MaxPageLimit {
+		page.Accesses = as[:want]
+		c := seqCursorText(accessList, page.Accesses[len(page.Accesses)-1].Seq)
+		page.NextCursor = &c
+	}
+	if page.Accesses == nil {
+		page.Accesses = []*solidarity.Access{}
+	}
+	return page, nil
 }
 
 func (s *Server) handleAccessLog(w http.ResponseWriter, r *http.Request) {
@@ -589,13 +716,10 @@ func (s *Server) handleAccessLog(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	as, err := s.cases.AccessLog(r.Context(), f)
+	page, err := s.accessPage(r.Context(), f)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}
-	if as == nil {
-		as = []*solidarity.Access{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"accesses": as})
+	writeJSON(w, http.StatusOK, page)
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"solidarity"
 	"solidarity/internal/cyclefile"
@@ -203,27 +204,60 @@ func (s *Server) handleBalances(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, b)
 }
 
-// EntryPage is a page of GET /api/v1/ledger/entries. NextAfter is the after= of the
-// next page, null on the last.
+// EntryPage is a page of GET /api/v1/ledger/entries: NextCursor continues it (null on
+// the last page), Total counts every entry the filter selects. NextAfter is the
+// after= of the next page in oldest-first order, kept for the clients that page so.
 type EntryPage struct {
-	Entries   []*solidarity.Entry `json:"entries"`
-	NextAfter *int64              `json:"next_after"`
+	Entries    []*solidarity.Entry `json:"entries"`
+	NextCursor *string             `json:"next_cursor"`
+	Total      int64               `json:"total"`
+	NextAfter  *int64              `json:"next_after"`
 }
 
-// entryFilter reads the query of an entry listing: after, limit (1 to
-// solidarity.MaxPageLimit), cycle, state and type.
+// The cursors of the entry listing, one list per order.
+const (
+	entriesOldest = "entries"
+	entriesNewest = "entries.newest"
+)
+
+// entryFilter reads the query of an entry listing: order (oldest, the default, or
+// newest), cursor or after/before, limit (1 to solidarity.MaxPageLimit), cycle, state,
+// type, ref (a reference or case ID, or its start) and from/to (queryDays).
 func entryFilter(r *http.Request, defaultLimit int) (solidarity.EntryFilter, error) {
 	q := r.URL.Query()
 	f := solidarity.EntryFilter{Limit: defaultLimit}
 	bad := func(field, msg string) error {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: field, Message: msg}
 	}
-	if v := q.Get("after"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 {
-			return f, bad("after", "want a sequence number ≥ 0")
+	switch q.Get("order") {
+	case "", "oldest":
+	case "newest":
+		f.Newest = true
+	default:
+		return f, bad("order", "want oldest or newest")
+	}
+	for _, k := range []struct {
+		name string
+		seq  *int64
+	}{{"after", &f.AfterSeq}, {"before", &f.BeforeSeq}} {
+		if v := q.Get(k.name); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 0 {
+				return f, bad(k.name, "want a sequence number ≥ 0")
+			}
+			*k.seq = n
 		}
-		f.AfterSeq = n
+	}
+	if c := q.Get("cursor"); c != "" {
+		list, key := entriesOldest, &f.AfterSeq
+		if f.Newest {
+			list, key = entriesNewest, &f.BeforeSeq
+		}
+		n, err := seqCursor(list, c)
+		if err != nil {
+			return f, err
+		}
+		*key = n
 	}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -253,11 +287,19 @@ func entryFilter(r *http.Request, defaultLimit int) (solidarity.EntryFilter, err
 		}
 		f.Type = &t
 	}
-	return f, nil
+	f.Ref = strings.TrimSpace(q.Get("ref"))
+	var err error
+	if f.From, f.To, err = queryDays(r); err != nil {
+		return f, err
+	}
+	// The store checks the rest (the ref's length); checked here too, so that a
+	// page refuses a filter before it counts anything.
+	return f.Normalize()
 }
 
 // entries lists a page of entries: one more than asked is read to know whether a next
-// page exists (within the store's limit, solidarity.MaxPageLimit).
+// page exists (within the store's limit, solidarity.MaxPageLimit), and the total is
+// counted with the same filter without its keys.
 func (s *Server) entries(ctx context.Context, f solidarity.EntryFilter) (*EntryPage, error) {
 	want := f.Limit
 	f.Limit = min(want+1, solidarity.MaxPageLimit)
@@ -265,11 +307,24 @@ func (s *Server) entries(ctx context.Context, f solidarity.EntryFilter) (*EntryP
 	if err != nil {
 		return nil, err
 	}
-	page := &EntryPage{Entries: es}
+	all := f
+	all.AfterSeq, all.BeforeSeq, all.Limit = 0, 0, 0
+	total, err := s.ledger.CountEntries(ctx, all)
+	if err != nil {
+		return nil, err
+	}
+	page := &EntryPage{Entries: es, Total: total}
 	if len(es) > want || len(es) == solidarity.MaxPageLimit {
 		page.Entries = es[:want]
 		next := page.Entries[len(page.Entries)-1].Seq
-		page.NextAfter = &next
+		list := entriesOldest
+		if f.Newest {
+			list = entriesNewest
+		} else {
+			page.NextAfter = &next
+		}
+		c := seqCursorText(list, next)
+		page.NextCursor = &c
 	}
 	if page.Entries == nil {
 		page.Entries = []*solidarity.Entry{}
