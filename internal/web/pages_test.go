@@ -234,10 +234,11 @@ func TestLedgerPage(t *testing.T) {
 		if n := strings.Count(body, "<tr data-seq="); n != 2 {
 			t.Errorf("%s: %d rows on a page of 2", u, n)
 		}
-		if !strings.Contains(body, `id="next-page" rel="next" href="/ledger?after=2&amp;limit=2"`) {
+		// Newest first (issue 14): the next page is below the page's last entry.
+		if !strings.Contains(body, `id="next-page" rel="next" href="/ledger?before=4&amp;limit=2"`) {
 			t.Errorf("%s: no next page link", u)
 		}
-		_, body = f.do(req{method: "GET", path: "/ledger?limit=2&after=4", cookie: f.session(u)})
+		_, body = f.do(req{method: "GET", path: "/ledger?limit=2&before=2", cookie: f.session(u)})
 		if strings.Contains(body, `id="next-page"`) || !strings.Contains(body, `id="first-page"`) {
 			t.Errorf("%s: last page links wrong", u)
 		}
