@@ -3,15 +3,35 @@
 // current cycle) are found. Selectors are the page's stable ids and form field
 // names, so that a redesign of a page's layout does not break them.
 
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 export const BASE = (process.env.SOLIDARITY_URL || '').replace(/\/+$/, '');
 
 // who reads a user's credentials from SOLIDARITY_<NAME>_USER/_PASSWORD
-// (officer-it → SOLIDARITY_OFFICER_IT_USER).
+// (officer-it → SOLIDARITY_OFFICER_IT_USER), or else from the file named by
+// SOLIDARITY_CREDENTIALS: what `solidarity serve` printed on its first start
+// ("  officer-it   officer     IT  password XXXX").
 export function who(name) {
   const key = name.toUpperCase().replace(/-/g, '_');
-  return { name, user: process.env[`SOLIDARITY_${key}_USER`], password: process.env[`SOLIDARITY_${key}_PASSWORD`] };
+  const user = process.env[`SOLIDARITY_${key}_USER`];
+  const password = process.env[`SOLIDARITY_${key}_PASSWORD`];
+  if (user && password) return { name, user, password };
+  const printed = credentialsFile()[name];
+  return printed ? { name, user: name, password: printed } : { name, user, password };
+}
+
+let printedCredentials;
+function credentialsFile() {
+  if (printedCredentials) return printedCredentials;
+  printedCredentials = {};
+  const f = process.env.SOLIDARITY_CREDENTIALS;
+  if (!f) return printedCredentials;
+  for (const line of readFileSync(f, 'utf8').split('\n')) {
+    const m = line.match(/^\s+(\S+)\s+\S+\s+(?:[A-Z]{2}\s+)?password\s+(\S+)\s*$/);
+    if (m) printedCredentials[m[1]] = m[2];
+  }
+  return printedCredentials;
 }
 
 export const ROLES = ['coordinator', 'auditor', 'officer-it', 'officer-de'];

@@ -4,8 +4,8 @@
 //   node e2e/screenshots.mjs http://127.0.0.1:8080 docs/screenshots
 //
 // The users' credentials come from SOLIDARITY_<USER>_USER/_PASSWORD (coordinator,
-// auditor, officer-it, officer-de), as `solidarity serve` printed them on its first
-// start. Each page is taken at 1366 px wide, full height; the dashboard also in
+// officer-de), or from SOLIDARITY_CREDENTIALS, a file holding what `solidarity serve`
+// printed on its first start. Each page is taken at 1366 px wide, full height; the dashboard also in
 // German at 390 px. A page that cannot be reached is reported and the others are
 // still taken; the exit status is 1 if any failed.
 
