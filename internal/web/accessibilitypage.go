@@ -1,9 +1,27 @@
 package web
 
-import "net/http"
+import (
+	"net/http"
+	"time"
+)
+
+// The dates of the accessibility statement: when it was prepared and last reviewed
+// against the pages (Decision (EU) 2018/1523, Annex: "Preparation of this
+// accessibility statement"). Review it, and move statementReviewed, whenever the
+// pages or the tests behind it change what it says.
+var (
+	statementPrepared = time.Date(2026, time.December, 2, 0, 0, 0, 0, time.UTC)
+	statementReviewed = time.Date(2026, time.December, 2, 0, 0, 0, 0, time.UTC)
+)
+
+type accessibilityPage struct {
+	base
+	Prepared, Reviewed time.Time
+}
 
 // handleAccessibility shows the accessibility statement (Directive (EU) 2016/2102,
 // Art. 7; the model of Commission Implementing Decision (EU) 2018/1523).
 func (s *Server) handleAccessibility(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "accessibility.html", s.base(r, "Accessibility statement"))
+	s.render(w, r, http.StatusOK, "accessibility.html", accessibilityPage{base: s.base(r, "Accessibility statement"),
+		Prepared: statementPrepared, Reviewed: statementReviewed})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"solidarity/internal/i18n"
 	"strconv"
 	"strings"
 	"time"
@@ -72,16 +73,29 @@ type accountPage struct {
 	Message string // a success
 	Error   string // a refusal, shown with the form
 	Field   string
+	// ErrorLang is "en" when Error is the service's message, which is not translated
+	// (marked so for screen readers: WCAG 3.1.2).
+	ErrorLang string
 }
 
 func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, status int, msg, errMsg, field string) {
+	s.renderAccountPage(w, r, status, accountPage{Message: msg, Error: errMsg, Field: field})
+}
+
+// renderAccountRefusal shows the service's refusal, which is English, with the form.
+func (s *Server) renderAccountRefusal(w http.ResponseWriter, r *http.Request, status int, errMsg, field string) {
+	s.renderAccountPage(w, r, status, accountPage{Error: errMsg, Field: field, ErrorLang: "en"})
+}
+
+func (s *Server) renderAccountPage(w http.ResponseWriter, r *http.Request, status int, p accountPage) {
 	u := solidarity.UserFromContext(r.Context())
 	toks, err := s.ledger.Tokens(r.Context(), u.Name)
 	if err != nil {
 		s.pageServiceError(w, r, err)
 		return
 	}
-	s.render(w, r, status, "account.html", accountPage{base: s.base(r, "Your account"), Tokens: toks, Message: msg, Error: errMsg, Field: field})
+	p.base, p.Tokens = s.base(r, "Your account"), toks
+	s.render(w, r, status, "account.html", p)
 }
 
 func (s *Server) handleAccountPage(w http.ResponseWriter, r *http.Request) {
@@ -101,26 +115,27 @@ func (s *Server) handlePasswordForm(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Message: "cannot read the form"})
 		return
 	}
+	l := i18n.FromRequest(r)
 	next := r.PostForm.Get("new")
 	if next != r.PostForm.Get("confirm") {
-		s.renderAccount(w, r, http.StatusBadRequest, "", "The new password and its confirmation differ.", "confirm")
+		s.renderAccount(w, r, http.StatusBadRequest, "", l.T("The new password and its confirmation differ."), "confirm")
 		return
 	}
 	wait, err := s.changePassword(r, r.PostForm.Get("current"), next)
 	if wait > 0 {
 		retryAfter(w, wait)
-		s.renderAccount(w, r, http.StatusTooManyRequests, "", fmt.Sprintf("Too many wrong passwords. Try again in %d seconds.", int(math.Ceil(wait.Seconds()))), "current")
+		s.renderAccount(w, r, http.StatusTooManyRequests, "", l.T("Too many wrong passwords. Try again in %d seconds.", int(math.Ceil(wait.Seconds()))), "current")
 		return
 	}
 	switch code := solidarity.ErrorCode(err); code {
 	case "":
-		s.renderAccount(w, r, http.StatusOK, "Your password is changed. Your other sessions have ended.", "", "")
+		s.renderAccount(w, r, http.StatusOK, l.T("Your password is changed. Your other sessions have ended."), "", "")
 	case solidarity.EINVALID, solidarity.EUNAUTHORIZED:
 		field := ""
 		if e, ok := errors.AsType[*solidarity.Error](err); ok {
 			field = e.Field
 		}
-		s.renderAccount(w, r, HTTPStatus(code), "", solidarity.ErrorMessage(err)+".", field)
+		s.renderAccountRefusal(w, r, HTTPStatus(code), solidarity.ErrorMessage(err)+".", field)
 	default:
 		s.pageServiceError(w, r, err)
 	}
@@ -191,9 +206,10 @@ func (s *Server) handleDisableForm(disabled bool) http.HandlerFunc {
 			s.pageServiceError(w, r, err)
 			return
 		}
-		msg := name + " is enabled again."
+		l := i18n.FromRequest(r)
+		msg := l.T("%s is enabled again.", name)
 		if disabled {
-			msg = name + " is disabled: its sessions have ended and its tokens do not work."
+			msg = l.T("%s is disabled: its sessions have ended and its tokens do not work.", name)
 		}
 		s.renderUsers(w, r, msg, "", "")
 	}

@@ -224,11 +224,11 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case wait > 0:
 		retryAfter(w, wait)
-		page.Message = fmt.Sprintf("Too many failed logins. Try again in %d seconds.", int(math.Ceil(wait.Seconds())))
+		page.Message = page.L.T("Too many failed logins. Try again in %d seconds.", int(math.Ceil(wait.Seconds())))
 		s.render(w, r, http.StatusTooManyRequests, "login.html", page)
 		return
 	case solidarity.ErrorCode(err) == solidarity.EUNAUTHENTICATED:
-		page.Message = "Wrong user name or password."
+		page.Message = page.L.T("Wrong user name or password.")
 		s.render(w, r, http.StatusUnauthorized, "login.html", page)
 		return
 	case err != nil:
