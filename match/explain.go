@@ -99,8 +99,12 @@ type Alternative struct {
 	Moved       int                    `json:"moved"`
 	// Unplaced is how many persons fewer the re-solve places (a model whose
 	// objective values placing persons beyond the scores: see Explain).
-	Unplaced int64  `json:"unplaced,omitzero"`
-	Reason   string `json:"reason,omitempty"`
+	Unplaced int64 `json:"unplaced,omitzero"`
+	// Reason says why an infeasible alternative is (by IDs and names, never the
+	// solver's indices); Rows are the capacity rows at the place that the family
+	// alone exceeds, when that is why.
+	Reason string    `json:"reason,omitempty"`
+	Rows   []Binding `json:"rows,omitempty"`
 }
 
 // rowUse is how much of every row a solution uses.
@@ -213,8 +217,8 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 	e := &Explanation{Family: idx.Families[family], Persons: sumNeeds(f.Need), Weights: w, Binding: []Binding{},
 		Better: []Blocked{}, Value: scoreOf(idx, sol.Place)}
 	if sol.Status == Infeasible {
-		e.Why = "there is no solution: " + sol.Reason
-		e.Text = fmt.Sprintf("Family %s is not placed: there is no solution (%s).", e.Family, sol.Reason)
+		e.Why = "there is no solution: " + idx.Names(sol.Reason)
+		e.Text = fmt.Sprintf("Family %s is not placed: there is no solution (%s).", e.Family, idx.Names(sol.Reason))
 		return e, nil
 	}
 	u := rowUseOf(m, sol.Place)
@@ -275,7 +279,7 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 		}
 	}
 	if best >= 0 {
-		alt, err := alternativeTo(ctx, m, idx, sol, family, arcs[best])
+		alt, err := alternativeTo(ctx, pr, m, idx, sol, family, arcs[best])
 		if err != nil {
 			return nil, err
 		}
@@ -298,7 +302,7 @@ func WhyUnplaced(pr *Problem, m *Model, idx *Index, sol *Solution, family int) (
 		return "", nil
 	}
 	if sol.Status == Infeasible {
-		return "there is no solution: " + sol.Reason, nil
+		return "there is no solution: " + idx.Names(sol.Reason), nil
 	}
 	return unplacedReason(pr, m, idx, rowUseOf(m, sol.Place), sol, family)
 }
@@ -368,7 +372,7 @@ func placedPersons(m *Model, place []int) int64 {
 
 // alternativeTo solves m again with family pinned to a's place: the family's only
 // arc is that one, and it must be placed.
-func alternativeTo(ctx context.Context, m *Model, idx *Index, sol *Solution, family int, a IndexArc) (*Alternative, error) {
+func alternativeTo(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Solution, family int, a IndexArc) (*Alternative, error) {
 	alt := &Alternative{Place: idx.Places[a.Place], State: idx.States[a.Place], Score: a.Score, Components: a.Components}
 	pinned := *m
 	pinned.Families = slices.Clone(m.Families)
@@ -388,8 +392,18 @@ func alternativeTo(ctx context.Context, m *Model, idx *Index, sol *Solution, fam
 	switch s2.Status {
 	case Infeasible:
 		alt.Exact = true
-		alt.Reason = s2.Reason
-		if alt.Reason == "" {
+		// The family alone may be too big for the place: say so by the rows.
+		empty := make([]int, len(m.Families))
+		for i := range empty {
+			empty[i] = -1
+		}
+		alt.Rows = fullRows(pr, m, idx, rowUseOf(m, empty), a.Place, m.Families[family].Need)
+		switch {
+		case len(alt.Rows) > 0:
+			alt.Reason = "the place has no room for the family: " + rowsText(alt.Rows)
+		case s2.Reason != "":
+			alt.Reason = idx.Names(s2.Reason)
+		default:
 			alt.Reason = "no assignment places the family there"
 		}
 	case Feasible, Optimal:
