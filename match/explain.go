@@ -49,6 +49,9 @@ type Explanation struct {
 	// compatible places without room for it.
 	Why  string    `json:"why,omitempty"`
 	Full []Blocked `json:"full,omitempty"`
+	// WhyCode is Why as one of the Why… codes, for a page that says it in the
+	// reader's language.
+	WhyCode string `json:"-"`
 	// Value is the score of the solution explained: the sum of the placed families'
 	// scores from their components.
 	Value float64 `json:"value"`
@@ -103,8 +106,10 @@ type Alternative struct {
 	// Reason says why an infeasible alternative is (by IDs and names, never the
 	// solver's indices); Rows are the capacity rows at the place that the family
 	// alone exceeds, when that is why.
-	Reason string    `json:"reason,omitempty"`
-	Rows   []Binding `json:"rows,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// Rows are not in the JSON (yet): the OpenAPI document's Alternative has no such
+	// property.
+	Rows []Binding `json:"-"`
 }
 
 // rowUse is how much of every row a solution uses.
@@ -217,7 +222,7 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 	e := &Explanation{Family: idx.Families[family], Persons: sumNeeds(f.Need), Weights: w, Binding: []Binding{},
 		Better: []Blocked{}, Value: scoreOf(idx, sol.Place)}
 	if sol.Status == Infeasible {
-		e.Why = "there is no solution: " + idx.Names(sol.Reason)
+		e.Why, e.WhyCode = "there is no solution: "+idx.Names(sol.Reason), WhyNoSolution
 		e.Text = fmt.Sprintf("Family %s is not placed: there is no solution (%s).", e.Family, idx.Names(sol.Reason))
 		return e, nil
 	}
@@ -287,7 +292,7 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 	}
 
 	if p < 0 {
-		e.Why, e.Full = unplacedReason(pr, m, idx, u, sol, family)
+		e.WhyCode, e.Why, e.Full = unplacedReason(pr, m, idx, u, sol, family)
 	}
 	e.Text = e.text()
 	return e, nil
@@ -298,19 +303,34 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 // every compatible place full (named in full, with the rows that leave no room), or
 // why not otherwise. "" for a placed family.
 func WhyUnplaced(pr *Problem, m *Model, idx *Index, sol *Solution, family int) (why string, full []Blocked) {
+	_, why, full = WhyUnplacedCode(pr, m, idx, sol, family)
+	return why, full
+}
+
+// The reasons a family is not placed, as codes (Explanation.WhyCode).
+const (
+	WhyNoSolution = "no-solution"         // the problem has no solution
+	WhyNoPlace    = "no-compatible-place" // the family has no compatible place
+	WhyAllFull    = "all-full"            // every compatible place is full (Full)
+	WhyNoGain     = "no-gain"             // places with room score it at zero or less
+	WhyStopped    = "stopped"             // the solver stopped before placing it
+)
+
+// WhyUnplacedCode is WhyUnplaced with the reason's code (WhyNoSolution …).
+func WhyUnplacedCode(pr *Problem, m *Model, idx *Index, sol *Solution, family int) (code, why string, full []Blocked) {
 	if family < 0 || family >= len(m.Families) || len(sol.Place) != len(m.Families) || sol.Place[family] >= 0 {
-		return "", nil
+		return "", "", nil
 	}
 	if sol.Status == Infeasible {
-		return "there is no solution: " + idx.Names(sol.Reason), nil
+		return WhyNoSolution, "there is no solution: " + idx.Names(sol.Reason), nil
 	}
 	return unplacedReason(pr, m, idx, rowUseOf(m, sol.Place), sol, family)
 }
 
-func unplacedReason(pr *Problem, m *Model, idx *Index, u *rowUse, sol *Solution, family int) (why string, full []Blocked) {
+func unplacedReason(pr *Problem, m *Model, idx *Index, u *rowUse, sol *Solution, family int) (code, why string, full []Blocked) {
 	arcs, need := idx.Arcs[family], m.Families[family].Need
 	if len(arcs) == 0 {
-		return "it has no compatible place", nil
+		return WhyNoPlace, "it has no compatible place", nil
 	}
 	var room []string
 	for _, b := range arcs {
@@ -327,11 +347,11 @@ func unplacedReason(pr *Problem, m *Model, idx *Index, u *rowUse, sol *Solution,
 		for i, b := range full {
 			names[i] = b.Place
 		}
-		return "every compatible place is full: " + strings.Join(names, ", "), full
+		return WhyAllFull, "every compatible place is full: " + strings.Join(names, ", "), full
 	case sol.Status == Optimal:
-		return "placing it would not raise the total score: the places with room for it, " + strings.Join(room, ", ") + ", score it at zero or less", full
+		return WhyNoGain, "placing it would not raise the total score: the places with room for it, " + strings.Join(room, ", ") + ", score it at zero or less", full
 	}
-	return "the solver stopped (" + string(sol.Status) + ") before placing it; places with room: " + strings.Join(room, ", "), full
+	return WhyStopped, "the solver stopped (" + string(sol.Status) + ") before placing it; places with room: " + strings.Join(room, ", "), full
 }
 
 func nonNil(b []Binding) []Binding {
