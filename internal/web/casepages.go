@@ -146,8 +146,9 @@ func readUpload(f multipart.File, fh *multipart.FileHeader) (*arrival.List, erro
 // countRow is the number of cases in one state, with the link showing only them.
 type countRow struct {
 	State   cases.State
-	Label   string
+	Label   string // a message (the state table's meaning)
 	N       int
+	Count   string // N in the page's form
 	URL     string
 	Current bool
 }
@@ -168,6 +169,7 @@ func countRows(counts map[cases.State]int) []countRow {
 type caseRow struct {
 	CaseSummary
 	Next          *deadline.Due
+	Due           string // when Next ends, in the page's language
 	Overdue, Soon bool
 }
 
@@ -258,6 +260,8 @@ type arrivalPage struct {
 	Families   []familyGroup
 	Relocation []relocationRow
 	Imported   bool
+	Funnel     *funnelView // how far the arrival's cases got (casesvc.Funnel)
+	TotalText  string      // Total in the page's form
 }
 
 func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
@@ -274,8 +278,15 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 	now := s.cases.Now()
 	page := arrivalPage{base: s.base(r, "Arrival %s", d.Arrival.Vessel), Arrival: d.Arrival, Counts: countRows(d.Counts),
 		Filter: filter, Filtered: filter != arrivalFilter{}, Imported: r.URL.Query().Get("imported") != ""}
+	stages, err := casesvc.Funnel(recs)
+	if err != nil {
+		s.pageServiceError(w, r, err)
+		return
+	}
+	page.Funnel = newFunnelView(page.L, "funnel", stages)
 	for i, c := range page.Counts {
 		page.Total += c.N
+		page.Counts[i].Count = page.L.Int(int64(c.N))
 		f := filter
 		f.State = c.State
 		page.Counts[i].URL, page.Counts[i].Current = f.url(d.Arrival.ID), c.State == filter.State
@@ -283,6 +294,7 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 	all := filter
 	all.State = ""
 	page.AllURL = all.url(d.Arrival.ID)
+	page.TotalText = page.L.Int(int64(page.Total))
 	at := map[solidarity.FamilyID]int{}
 	reloc := map[solidarity.MemberState]*relocationRow{}
 	for k, c := range d.Cases {
@@ -293,7 +305,7 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if ok {
-			row.Next = &next
+			row.Next, row.Due = &next, dueDate(page.L, next)
 			row.Overdue = next.Overdue(now)
 			row.Soon = !row.Overdue && next.Within(now, s.cases.Params.DueSoon)
 		}
