@@ -49,7 +49,7 @@ var funnelStages = []funnelStage{
 	{"screened", "Screened", "registered", func(f *Flow) bool {
 		return slices.ContainsFunc(f.History, func(t cases.Transition) bool { return t.From == cases.Screening && t.To != cases.Screening })
 	}},
-	{"border", "Border procedure", "screened", func(f *Flow) bool { return f.Track == cases.Border }},   // Arts. 43–54 APR
+	{"border", "Border procedure", "screened", func(f *Flow) bool { return f.Track == cases.Border }},    // Arts. 43–54 APR
 	{"regular", "Regular procedure", "screened", func(f *Flow) bool { return f.Track == cases.Regular }}, // Art. 53 APR
 	{"relocation", "Relocation", "screened", func(f *Flow) bool {
 		return reachedAny(f, func(s cases.State) bool { return s.Relocation().InRelocation() })
