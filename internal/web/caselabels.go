@@ -5,6 +5,7 @@ import (
 	"solidarity/cases"
 	"solidarity/deadline"
 	"solidarity/internal/i18n"
+	"time"
 )
 
 // The case-flow pages' labels that come from tables (the states' meanings, the
@@ -23,6 +24,12 @@ func init() {
 		for _, c := range certainties {
 			out = append(out, tagText(c))
 		}
+		for _, l := range deadline.Limits() {
+			out = append(out, l.Title)
+			if l.Consequence != "" {
+				out = append(out, l.Consequence)
+			}
+		}
 		return out
 	})
 }
@@ -37,4 +44,35 @@ func dueDate(l *i18n.Locale, d deadline.Due) string {
 		return l.DateTime(d.Due)
 	}
 	return l.Date(d.Due)
+}
+
+// whenIn says how far a time limit is from now in l ("3 days overdue", "due in 2
+// hours"), as dueIn does in English for the CSV.
+func whenIn(l *i18n.Locale, d deadline.Due, now time.Time) string {
+	if d.Hours {
+		h := int(now.Sub(d.Due) / time.Hour)
+		switch {
+		case d.Overdue(now) && h < 1:
+			return l.T("under 1 hour overdue")
+		case d.Overdue(now):
+			return l.T("%d hours overdue", h)
+		}
+		h = int(d.Due.Sub(now) / time.Hour)
+		if h < 1 {
+			return l.T("due in under 1 hour")
+		}
+		return l.T("due in %d hours", h)
+	}
+	days := int(d.Due.Sub(deadline.Civil(now)).Hours() / 24)
+	switch {
+	case days == -1:
+		return l.T("1 day overdue")
+	case days < 0:
+		return l.T("%d days overdue", -days)
+	case days == 0:
+		return l.T("due today")
+	case days == 1:
+		return l.T("due in 1 day")
+	}
+	return l.T("due in %d days", days)
 }
