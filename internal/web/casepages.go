@@ -46,9 +46,15 @@ func formKey() string { return "form-" + rand.Text() }
 
 // --- arrivals ---
 
+// arrivalRow is an arrival in the list, its counts in the page's form.
+type arrivalRow struct {
+	*solidarity.Arrival
+	Persons, Families, Minors string
+}
+
 type arrivalsPage struct {
 	base
-	Arrivals  []*solidarity.Arrival
+	Arrivals  []arrivalRow
 	Import    bool   // the user may import a ship's list
 	ImportKey string // idempotency key of the import form
 	Error     *solidarity.Error
@@ -63,7 +69,12 @@ func (s *Server) arrivalsPage(r *http.Request) (*arrivalsPage, error) {
 		return nil, err
 	}
 	u := solidarity.UserFromContext(r.Context())
-	return &arrivalsPage{base: s.base(r, "Arrivals"), Arrivals: as, Import: mayImport(u), ImportKey: formKey()}, nil
+	page := &arrivalsPage{base: s.base(r, "Arrivals"), Import: mayImport(u), ImportKey: formKey()}
+	for _, a := range as {
+		l := page.L
+		page.Arrivals = append(page.Arrivals, arrivalRow{Arrival: a, Persons: l.Int(int64(a.Persons)), Families: l.Int(int64(a.Families)), Minors: l.Int(int64(a.Minors))})
+	}
+	return page, nil
 }
 
 func (s *Server) handleArrivalsPage(w http.ResponseWriter, r *http.Request) {

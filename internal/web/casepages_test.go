@@ -185,7 +185,7 @@ func TestArrivalPage(t *testing.T) {
 	}
 	// The arrivals list shows the arrival's ID.
 	_, body = f.do(req{method: "GET", path: "/arrivals", as: "coord"})
-	if !strings.Contains(body, `<th>Arrival</th>`) || !strings.Contains(body, `<tr data-arrival="`+string(f.arrival)+`"><td class="id"><code>`+string(f.arrival)+`</code></td>`) {
+	if !strings.Contains(body, `<th scope="col">Arrival</th>`) || !strings.Contains(body, `<tr data-arrival="`+string(f.arrival)+`"><td class="id"><code>`+string(f.arrival)+`</code></td>`) {
 		t.Error("the arrivals list does not show the arrival ID")
 	}
 }
