@@ -24,6 +24,8 @@ func init() {
 		for _, c := range certainties {
 			out = append(out, tagText(c))
 		}
+		// The procedure tracks, shown as words (cases.Track, procedure.Track).
+		out = append(out, string(cases.Border), string(cases.Regular))
 		for _, l := range deadline.Limits() {
 			out = append(out, l.Title)
 			if l.Consequence != "" {
@@ -75,4 +77,26 @@ func whenIn(l *i18n.Locale, d deadline.Due, now time.Time) string {
 		return l.T("due in 1 day")
 	}
 	return l.T("due in %d days", days)
+}
+
+// periodWords writes a period in l: "1 day", "10 working days" (Period.Words in
+// English). A table, not a switch, so that a new unit shows up as missing here.
+func periodWords(l *i18n.Locale, p deadline.Period) string {
+	words, ok := periodMessages[p.Unit]
+	if !ok {
+		return p.Words()
+	}
+	if p.N == 1 {
+		return l.T(words[0])
+	}
+	return l.T(words[1], p.N)
+}
+
+// periodMessages are each unit's messages for one and for several.
+var periodMessages = map[deadline.Unit][2]string{
+	deadline.Hours:       {msg("1 hour"), msg("%d hours")},
+	deadline.Days:        {msg("1 day"), msg("%d days")},
+	deadline.WorkingDays: {msg("1 working day"), msg("%d working days")},
+	deadline.Weeks:       {msg("1 week"), msg("%d weeks")},
+	deadline.Months:      {msg("1 month"), msg("%d months")},
 }

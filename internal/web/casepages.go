@@ -407,7 +407,10 @@ type historyRow struct {
 
 type dueRow struct {
 	deadline.Due
-	Overdue, Soon bool
+	// The limit's texts in the page's language (Title and Consequence shadow the
+	// Due's English ones).
+	Title, Consequence, DueText, StartText, PeriodText, TagText, ConsequenceTagText string
+	Overdue, Soon                                                                   bool
 }
 
 type casePage struct {
@@ -442,13 +445,22 @@ func (s *Server) casePage(r *http.Request, id solidarity.CaseID) (*casePage, err
 	if a, err := s.cases.Arrival(r.Context(), v.Record.Arrival); err == nil {
 		page.Arrival = a
 	}
+	l := page.L
 	for _, t := range v.Flow.History {
-		page.History = append(page.History, historyRow{At: t.At, Event: t.Event, Label: t.Event.Label(), From: t.From, To: t.To,
-			FromLabel: t.From.Label(), ToLabel: t.To.Label(), Article: t.Article})
+		page.History = append(page.History, historyRow{At: t.At, Event: t.Event, Label: l.T(t.Event.Label()), From: t.From, To: t.To,
+			FromLabel: l.T(t.From.Label()), ToLabel: l.T(t.To.Label()), Article: t.Article})
 	}
 	for _, d := range v.Dues {
 		over := d.Overdue(now)
-		page.Dues = append(page.Dues, dueRow{Due: d, Overdue: over, Soon: !over && d.Within(now, s.cases.Params.DueSoon)})
+		row := dueRow{Due: d, Title: l.T(d.Title), DueText: dueDate(l, d), StartText: l.DateTime(d.Start), PeriodText: periodWords(l, d.Period),
+			TagText: l.T(tagText(d.Tag)), Overdue: over, Soon: !over && d.Within(now, s.cases.Params.DueSoon)}
+		if d.Consequence != "" {
+			row.Consequence = l.T(d.Consequence)
+		}
+		if d.ConsequenceTag != "" {
+			row.ConsequenceTagText = l.T(tagText(d.ConsequenceTag))
+		}
+		page.Dues = append(page.Dues, row)
 	}
 	rec := v.Record
 	benefitting := solidarity.Can(u, solidarity.WriteCaseEvent, rec.Benefitting)
@@ -459,7 +471,7 @@ func (s *Server) casePage(r *http.Request, id solidarity.CaseID) (*casePage, err
 		for _, ev := range v.Allowed {
 			// The allocation is the coordinator's (the allocation form below).
 			if by := ev.By(); by == cases.ByRelocation && relocating || by == cases.ByBenefitting && benefitting {
-				f.Events = append(f.Events, option{Value: string(ev), Label: ev.Label()})
+				f.Events = append(f.Events, option{Value: string(ev), Label: l.T(ev.Label())})
 			}
 		}
 		var names []string
@@ -489,10 +501,10 @@ func (s *Server) casePage(r *http.Request, id solidarity.CaseID) (*casePage, err
 	}
 	q := r.URL.Query()
 	if ev := cases.Event(q.Get("recorded")); ev.Valid() {
-		page.Flash = "Recorded: " + ev.Label() + "."
+		page.Flash = l.T("Recorded: %s.", l.T(ev.Label()))
 	}
 	if m, ok := solidarity.ParseMemberState(q.Get("allocated")); ok {
-		page.Flash = "The family is allocated to " + string(m) + " for relocation."
+		page.Flash = l.T("The family is allocated to %s for relocation.", string(m))
 	}
 	return page, nil
 }
