@@ -43,13 +43,15 @@ type funnelView struct {
 
 // The chart's geometry, in SVG user units (the image scales to its box).
 const (
-	funnelWidth  = 640
-	funnelLabelW = 210 // the labels' column
+	// Narrow enough that the labels stay readable when a phone scales the image
+	// down to its 350 px column.
+	funnelWidth  = 480
+	funnelLabelW = 165 // the labels' column
 	funnelIndent = 14  // a narrower stage's indent
 	funnelRowH   = 30
 	funnelBarH   = 18
 	funnelTop    = 8
-	funnelCountW = 80 // room for the count after the longest bar
+	funnelCountW = 60 // room for the count after the longest bar
 )
 
 // newFunnelView lays out stages (the first is every case) in l. id prefixes the
