@@ -49,6 +49,9 @@ type Explanation struct {
 	// compatible places without room for it.
 	Why  string    `json:"why,omitempty"`
 	Full []Blocked `json:"full,omitempty"`
+	// WhyCode is Why as one of the Why… codes, for a page that says it in the
+	// reader's language.
+	WhyCode string `json:"-"`
 	// Value is the score of the solution explained: the sum of the placed families'
 	// scores from their components.
 	Value float64 `json:"value"`
@@ -99,8 +102,14 @@ type Alternative struct {
 	Moved       int                    `json:"moved"`
 	// Unplaced is how many persons fewer the re-solve places (a model whose
 	// objective values placing persons beyond the scores: see Explain).
-	Unplaced int64  `json:"unplaced,omitzero"`
-	Reason   string `json:"reason,omitempty"`
+	Unplaced int64 `json:"unplaced,omitzero"`
+	// Reason says why an infeasible alternative is (by IDs and names, never the
+	// solver's indices); Rows are the capacity rows at the place that the family
+	// alone exceeds, when that is why.
+	Reason string `json:"reason,omitempty"`
+	// Rows are not in the JSON (yet): the OpenAPI document's Alternative has no such
+	// property.
+	Rows []Binding `json:"-"`
 }
 
 // rowUse is how much of every row a solution uses.
@@ -213,8 +222,8 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 	e := &Explanation{Family: idx.Families[family], Persons: sumNeeds(f.Need), Weights: w, Binding: []Binding{},
 		Better: []Blocked{}, Value: scoreOf(idx, sol.Place)}
 	if sol.Status == Infeasible {
-		e.Why = "there is no solution: " + sol.Reason
-		e.Text = fmt.Sprintf("Family %s is not placed: there is no solution (%s).", e.Family, sol.Reason)
+		e.Why, e.WhyCode = "there is no solution: "+idx.Names(sol.Reason), WhyNoSolution
+		e.Text = fmt.Sprintf("Family %s is not placed: there is no solution (%s).", e.Family, idx.Names(sol.Reason))
 		return e, nil
 	}
 	u := rowUseOf(m, sol.Place)
@@ -275,7 +284,7 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 		}
 	}
 	if best >= 0 {
-		alt, err := alternativeTo(ctx, m, idx, sol, family, arcs[best])
+		alt, err := alternativeTo(ctx, pr, m, idx, sol, family, arcs[best])
 		if err != nil {
 			return nil, err
 		}
@@ -283,7 +292,7 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 	}
 
 	if p < 0 {
-		e.Why, e.Full = unplacedReason(pr, m, idx, u, sol, family)
+		e.WhyCode, e.Why, e.Full = unplacedReason(pr, m, idx, u, sol, family)
 	}
 	e.Text = e.text()
 	return e, nil
@@ -294,19 +303,34 @@ func Explain(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Soluti
 // every compatible place full (named in full, with the rows that leave no room), or
 // why not otherwise. "" for a placed family.
 func WhyUnplaced(pr *Problem, m *Model, idx *Index, sol *Solution, family int) (why string, full []Blocked) {
+	_, why, full = WhyUnplacedCode(pr, m, idx, sol, family)
+	return why, full
+}
+
+// The reasons a family is not placed, as codes (Explanation.WhyCode).
+const (
+	WhyNoSolution = "no-solution"         // the problem has no solution
+	WhyNoPlace    = "no-compatible-place" // the family has no compatible place
+	WhyAllFull    = "all-full"            // every compatible place is full (Full)
+	WhyNoGain     = "no-gain"             // places with room score it at zero or less
+	WhyStopped    = "stopped"             // the solver stopped before placing it
+)
+
+// WhyUnplacedCode is WhyUnplaced with the reason's code (WhyNoSolution …).
+func WhyUnplacedCode(pr *Problem, m *Model, idx *Index, sol *Solution, family int) (code, why string, full []Blocked) {
 	if family < 0 || family >= len(m.Families) || len(sol.Place) != len(m.Families) || sol.Place[family] >= 0 {
-		return "", nil
+		return "", "", nil
 	}
 	if sol.Status == Infeasible {
-		return "there is no solution: " + sol.Reason, nil
+		return WhyNoSolution, "there is no solution: " + idx.Names(sol.Reason), nil
 	}
 	return unplacedReason(pr, m, idx, rowUseOf(m, sol.Place), sol, family)
 }
 
-func unplacedReason(pr *Problem, m *Model, idx *Index, u *rowUse, sol *Solution, family int) (why string, full []Blocked) {
+func unplacedReason(pr *Problem, m *Model, idx *Index, u *rowUse, sol *Solution, family int) (code, why string, full []Blocked) {
 	arcs, need := idx.Arcs[family], m.Families[family].Need
 	if len(arcs) == 0 {
-		return "it has no compatible place", nil
+		return WhyNoPlace, "it has no compatible place", nil
 	}
 	var room []string
 	for _, b := range arcs {
@@ -323,11 +347,11 @@ func unplacedReason(pr *Problem, m *Model, idx *Index, u *rowUse, sol *Solution,
 		for i, b := range full {
 			names[i] = b.Place
 		}
-		return "every compatible place is full: " + strings.Join(names, ", "), full
+		return WhyAllFull, "every compatible place is full: " + strings.Join(names, ", "), full
 	case sol.Status == Optimal:
-		return "placing it would not raise the total score: the places with room for it, " + strings.Join(room, ", ") + ", score it at zero or less", full
+		return WhyNoGain, "placing it would not raise the total score: the places with room for it, " + strings.Join(room, ", ") + ", score it at zero or less", full
 	}
-	return "the solver stopped (" + string(sol.Status) + ") before placing it; places with room: " + strings.Join(room, ", "), full
+	return WhyStopped, "the solver stopped (" + string(sol.Status) + ") before placing it; places with room: " + strings.Join(room, ", "), full
 }
 
 func nonNil(b []Binding) []Binding {
@@ -368,7 +392,7 @@ func placedPersons(m *Model, place []int) int64 {
 
 // alternativeTo solves m again with family pinned to a's place: the family's only
 // arc is that one, and it must be placed.
-func alternativeTo(ctx context.Context, m *Model, idx *Index, sol *Solution, family int, a IndexArc) (*Alternative, error) {
+func alternativeTo(ctx context.Context, pr *Problem, m *Model, idx *Index, sol *Solution, family int, a IndexArc) (*Alternative, error) {
 	alt := &Alternative{Place: idx.Places[a.Place], State: idx.States[a.Place], Score: a.Score, Components: a.Components}
 	pinned := *m
 	pinned.Families = slices.Clone(m.Families)
@@ -388,8 +412,18 @@ func alternativeTo(ctx context.Context, m *Model, idx *Index, sol *Solution, fam
 	switch s2.Status {
 	case Infeasible:
 		alt.Exact = true
-		alt.Reason = s2.Reason
-		if alt.Reason == "" {
+		// The family alone may be too big for the place: say so by the rows.
+		empty := make([]int, len(m.Families))
+		for i := range empty {
+			empty[i] = -1
+		}
+		alt.Rows = fullRows(pr, m, idx, rowUseOf(m, empty), a.Place, m.Families[family].Need)
+		switch {
+		case len(alt.Rows) > 0:
+			alt.Reason = "the place has no room for the family: " + rowsText(alt.Rows)
+		case s2.Reason != "":
+			alt.Reason = idx.Names(s2.Reason)
+		default:
 			alt.Reason = "no assignment places the family there"
 		}
 	case Feasible, Optimal:

@@ -112,6 +112,8 @@ type Index struct {
 	Mins   []IndexMin // by minimum row
 	// Persons is each family's needs summed over the dimensions.
 	Persons []int64
+	// Dimensions are the names of the dimensions (Problem.Dimensions).
+	Dimensions []string
 }
 
 // IndexArc is an arc of the model with the components of its score.
@@ -244,6 +246,8 @@ func (c *compiler) weights() error {
 		States:   make([]solidarity.MemberState, len(pr.Places)),
 		Arcs:     make([][]IndexArc, len(pr.Families)),
 		Persons:  make([]int64, len(pr.Families)),
+		// The dimensions' names, for reasons that speak of them (Names).
+		Dimensions: slices.Clone(pr.Dimensions),
 	}
 	return nil
 }
@@ -623,7 +627,7 @@ func (pr *Problem) Result(sol *Solution, idx *Index) *Result { return idx.Result
 // Result returns sol, a solution of the model idx indexes, by ID. Places without a
 // state (an index built by hand for data from outside the EU) count in no state.
 func (idx *Index) Result(sol *Solution) *Result {
-	r := &Result{Status: sol.Status, Reason: sol.Reason, Value: sol.Value, Families: len(idx.Families),
+	r := &Result{Status: sol.Status, Reason: idx.Names(sol.Reason), Value: sol.Value, Families: len(idx.Families),
 		Placements: []Placement{}, Unplaced: []string{}, States: []StateIntake{},
 		Nodes: sol.Nodes, ElapsedMS: float64(sol.Elapsed.Microseconds()) / 1000}
 	if finite(sol.Bound) && sol.Status != Infeasible {

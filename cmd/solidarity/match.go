@@ -90,7 +90,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if name == "" {
 			name = *hiasDir
 		}
-		return &solidarity.Error{Code: solidarity.ECONFLICT, File: name, Message: "infeasible: " + sol.Reason}
+		return &solidarity.Error{Code: solidarity.ECONFLICT, File: name, Message: "infeasible: " + r.Reason} // by IDs (Index.Names)
 	}
 	return nil
 }

@@ -52,6 +52,21 @@ func TestMatchBadInput(t *testing.T) {
 			}
 		}
 	}
+	// An infeasible problem's reason names the families and places by ID, not by
+	// the solver's indices.
+	must := strings.NewReplacer(`"needs": [2]}`, `"needs": [2], "must": true}`, `"needs": [1]}`, `"needs": [1], "must": true}`).Replace(good)
+	code, out, errs := run(t, "match", write("must.json", must))
+	if code != 2 || !strings.Contains(errs, "infeasible") {
+		t.Errorf("must.json: exit %d, stderr %q", code, errs)
+	}
+	for _, s := range []string{out, errs} {
+		if strings.Contains(s, "family 0") || strings.Contains(s, "place 0") || strings.Contains(s, "dimension 0") {
+			t.Errorf("must.json: the reason speaks in solver indices: %q", s)
+		}
+	}
+	if !strings.Contains(errs, "place p") && !strings.Contains(errs, "family a") && !strings.Contains(errs, "family b") {
+		t.Errorf("must.json: the reason names no family or place: %q", errs)
+	}
 	ok := write("ok.json", good)
 	for _, args := range [][]string{
 		{"match"},

@@ -139,7 +139,13 @@ type FamilyNote struct {
 	Persons     int                    `json:"persons"`
 	Benefitting solidarity.MemberState `json:"benefitting_state"`
 	Why         string                 `json:"why"`
+	// WhyCode is Why as a code (match.WhyNoGain …, WhyMinor) for a page that says it
+	// in the reader's language; not in the JSON, whose Why is the contract.
+	WhyCode string `json:"-"`
 }
+
+// WhyMinor is the code of an excluded family with an unaccompanied minor.
+const WhyMinor = "minor"
 
 // PlaceRoom is a pledging state's room and what the proposal puts there.
 type PlaceRoom struct {
@@ -332,7 +338,7 @@ func (s *Service) build(ctx context.Context, year int) (*matching, error) {
 		mt.byID[c.family] = c
 		if c.minor() {
 			mt.exclude = append(mt.exclude, FamilyNote{Family: c.family, Cases: c.ids(), Persons: len(c.cases), Benefitting: c.benefitting,
-				Why: "an unaccompanied minor: relocation waits for the best interests assessment; allocate by hand once it is made"})
+				Why: "an unaccompanied minor: relocation waits for the best interests assessment; allocate by hand once it is made", WhyCode: WhyMinor})
 			continue
 		}
 		mt.fams = append(mt.fams, c)
@@ -548,8 +554,8 @@ func (s *Service) Proposal(ctx context.Context, req ProposalRequest) (*Proposal,
 		if err != nil {
 			return nil, err
 		}
-		why, _ := match.WhyUnplaced(sv.pr, sv.m, sv.idx, sv.sol, i)
-		p.Unplaced = append(p.Unplaced, FamilyNote{Family: c.family, Cases: c.ids(), Persons: len(c.cases), Benefitting: c.benefitting, Why: why})
+		code, why, _ := match.WhyUnplacedCode(sv.pr, sv.m, sv.idx, sv.sol, i)
+		p.Unplaced = append(p.Unplaced, FamilyNote{Family: c.family, Cases: c.ids(), Persons: len(c.cases), Benefitting: c.benefitting, Why: why, WhyCode: code})
 	}
 	for _, f := range req.Explain {
 		e, err := explain(f)

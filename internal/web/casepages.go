@@ -46,9 +46,15 @@ func formKey() string { return "form-" + rand.Text() }
 
 // --- arrivals ---
 
+// arrivalRow is an arrival in the list, its counts in the page's form.
+type arrivalRow struct {
+	*solidarity.Arrival
+	Persons, Families, Minors string
+}
+
 type arrivalsPage struct {
 	base
-	Arrivals  []*solidarity.Arrival
+	Arrivals  []arrivalRow
 	Import    bool   // the user may import a ship's list
 	ImportKey string // idempotency key of the import form
 	Error     *solidarity.Error
@@ -63,7 +69,12 @@ func (s *Server) arrivalsPage(r *http.Request) (*arrivalsPage, error) {
 		return nil, err
 	}
 	u := solidarity.UserFromContext(r.Context())
-	return &arrivalsPage{base: s.base(r, "Arrivals"), Arrivals: as, Import: mayImport(u), ImportKey: formKey()}, nil
+	page := &arrivalsPage{base: s.base(r, "Arrivals"), Import: mayImport(u), ImportKey: formKey()}
+	for _, a := range as {
+		l := page.L
+		page.Arrivals = append(page.Arrivals, arrivalRow{Arrival: a, Persons: l.Int(int64(a.Persons)), Families: l.Int(int64(a.Families)), Minors: l.Int(int64(a.Minors))})
+	}
+	return page, nil
 }
 
 func (s *Server) handleArrivalsPage(w http.ResponseWriter, r *http.Request) {
@@ -146,8 +157,9 @@ func readUpload(f multipart.File, fh *multipart.FileHeader) (*arrival.List, erro
 // countRow is the number of cases in one state, with the link showing only them.
 type countRow struct {
 	State   cases.State
-	Label   string
+	Label   string // a message (the state table's meaning)
 	N       int
+	Count   string // N in the page's form
 	URL     string
 	Current bool
 }
@@ -168,6 +180,7 @@ func countRows(counts map[cases.State]int) []countRow {
 type caseRow struct {
 	CaseSummary
 	Next          *deadline.Due
+	Due           string // when Next ends, in the page's language
 	Overdue, Soon bool
 }
 
@@ -258,6 +271,8 @@ type arrivalPage struct {
 	Families   []familyGroup
 	Relocation []relocationRow
 	Imported   bool
+	Funnel     *funnelView // how far the arrival's cases got (casesvc.Funnel)
+	TotalText  string      // Total in the page's form
 }
 
 func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
@@ -274,8 +289,15 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 	now := s.cases.Now()
 	page := arrivalPage{base: s.base(r, "Arrival %s", d.Arrival.Vessel), Arrival: d.Arrival, Counts: countRows(d.Counts),
 		Filter: filter, Filtered: filter != arrivalFilter{}, Imported: r.URL.Query().Get("imported") != ""}
+	stages, err := casesvc.Funnel(recs)
+	if err != nil {
+		s.pageServiceError(w, r, err)
+		return
+	}
+	page.Funnel = newFunnelView(page.L, "funnel", stages)
 	for i, c := range page.Counts {
 		page.Total += c.N
+		page.Counts[i].Count = page.L.Int(int64(c.N))
 		f := filter
 		f.State = c.State
 		page.Counts[i].URL, page.Counts[i].Current = f.url(d.Arrival.ID), c.State == filter.State
@@ -283,6 +305,7 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 	all := filter
 	all.State = ""
 	page.AllURL = all.url(d.Arrival.ID)
+	page.TotalText = page.L.Int(int64(page.Total))
 	at := map[solidarity.FamilyID]int{}
 	reloc := map[solidarity.MemberState]*relocationRow{}
 	for k, c := range d.Cases {
@@ -293,7 +316,7 @@ func (s *Server) handleArrivalPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if ok {
-			row.Next = &next
+			row.Next, row.Due = &next, dueDate(page.L, next)
 			row.Overdue = next.Overdue(now)
 			row.Soon = !row.Overdue && next.Within(now, s.cases.Params.DueSoon)
 		}
@@ -384,7 +407,10 @@ type historyRow struct {
 
 type dueRow struct {
 	deadline.Due
-	Overdue, Soon bool
+	// The limit's texts in the page's language (Title and Consequence shadow the
+	// Due's English ones).
+	Title, Consequence, DueText, StartText, PeriodText, TagText, ConsequenceTagText string
+	Overdue, Soon                                                                   bool
 }
 
 type casePage struct {
@@ -419,13 +445,22 @@ func (s *Server) casePage(r *http.Request, id solidarity.CaseID) (*casePage, err
 	if a, err := s.cases.Arrival(r.Context(), v.Record.Arrival); err == nil {
 		page.Arrival = a
 	}
+	l := page.L
 	for _, t := range v.Flow.History {
-		page.History = append(page.History, historyRow{At: t.At, Event: t.Event, Label: t.Event.Label(), From: t.From, To: t.To,
-			FromLabel: t.From.Label(), ToLabel: t.To.Label(), Article: t.Article})
+		page.History = append(page.History, historyRow{At: t.At, Event: t.Event, Label: l.T(t.Event.Label()), From: t.From, To: t.To,
+			FromLabel: l.T(t.From.Label()), ToLabel: l.T(t.To.Label()), Article: t.Article})
 	}
 	for _, d := range v.Dues {
 		over := d.Overdue(now)
-		page.Dues = append(page.Dues, dueRow{Due: d, Overdue: over, Soon: !over && d.Within(now, s.cases.Params.DueSoon)})
+		row := dueRow{Due: d, Title: l.T(d.Title), DueText: dueDate(l, d), StartText: l.DateTime(d.Start), PeriodText: periodWords(l, d.Period),
+			TagText: l.T(tagText(d.Tag)), Overdue: over, Soon: !over && d.Within(now, s.cases.Params.DueSoon)}
+		if d.Consequence != "" {
+			row.Consequence = l.T(d.Consequence)
+		}
+		if d.ConsequenceTag != "" {
+			row.ConsequenceTagText = l.T(tagText(d.ConsequenceTag))
+		}
+		page.Dues = append(page.Dues, row)
 	}
 	rec := v.Record
 	benefitting := solidarity.Can(u, solidarity.WriteCaseEvent, rec.Benefitting)
@@ -436,7 +471,7 @@ func (s *Server) casePage(r *http.Request, id solidarity.CaseID) (*casePage, err
 		for _, ev := range v.Allowed {
 			// The allocation is the coordinator's (the allocation form below).
 			if by := ev.By(); by == cases.ByRelocation && relocating || by == cases.ByBenefitting && benefitting {
-				f.Events = append(f.Events, option{Value: string(ev), Label: ev.Label()})
+				f.Events = append(f.Events, option{Value: string(ev), Label: l.T(ev.Label())})
 			}
 		}
 		var names []string
@@ -466,10 +501,10 @@ func (s *Server) casePage(r *http.Request, id solidarity.CaseID) (*casePage, err
 	}
 	q := r.URL.Query()
 	if ev := cases.Event(q.Get("recorded")); ev.Valid() {
-		page.Flash = "Recorded: " + ev.Label() + "."
+		page.Flash = l.T("Recorded: %s.", l.T(ev.Label()))
 	}
 	if m, ok := solidarity.ParseMemberState(q.Get("allocated")); ok {
-		page.Flash = "The family is allocated to " + string(m) + " for relocation."
+		page.Flash = l.T("The family is allocated to %s for relocation.", string(m))
 	}
 	return page, nil
 }

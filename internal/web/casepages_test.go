@@ -123,9 +123,9 @@ func TestArrivalPage(t *testing.T) {
 	if res.StatusCode != 200 {
 		t.Fatalf("%s: %d", arr, res.StatusCode)
 	}
-	// Two tables: the counts and the cases (no relocation yet).
-	if n, c := strings.Count(body, "<table"), strings.Count(body, `<table id="cases">`); n != 2 || c != 1 {
-		t.Fatalf("%d tables, %d of cases; want the counts and one table of cases", n, c)
+	// Three tables: the funnel's, the counts and the cases (no relocation yet).
+	if n, c := strings.Count(body, "<table"), strings.Count(body, `<table id="cases">`); n != 3 || c != 1 {
+		t.Fatalf("%d tables, %d of cases; want the funnel's, the counts and one table of cases", n, c)
 	}
 	if !strings.Contains(body, `<th scope="col">Family</th>`) {
 		t.Error("no family column")
@@ -185,7 +185,7 @@ func TestArrivalPage(t *testing.T) {
 	}
 	// The arrivals list shows the arrival's ID.
 	_, body = f.do(req{method: "GET", path: "/arrivals", as: "coord"})
-	if !strings.Contains(body, `<th>Arrival</th>`) || !strings.Contains(body, `<tr data-arrival="`+string(f.arrival)+`"><td class="id"><code>`+string(f.arrival)+`</code></td>`) {
+	if !strings.Contains(body, `<th scope="col">Arrival</th>`) || !strings.Contains(body, `<tr data-arrival="`+string(f.arrival)+`"><td class="id"><code>`+string(f.arrival)+`</code></td>`) {
 		t.Error("the arrivals list does not show the arrival ID")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"solidarity"
 	"solidarity/deadline"
 	"solidarity/internal/casesvc"
+	"solidarity/internal/i18n"
 )
 
 // The deadline view (/deadlines) and its CSV (/deadlines.csv): the time limits of the
@@ -27,7 +28,9 @@ import (
 // is from the service's clock (dueIn).
 type deadlineRow struct {
 	casesvc.DueRow
-	When string
+	When string // English, for the CSV
+	// The page's texts in its language: how far, the last day, the tag, the state.
+	WhenText, DueText, TagText, StateText string
 }
 
 // sortColumn is a column header of the deadline view: a link sorting by it, marked
@@ -63,10 +66,10 @@ type deadlineSort struct {
 // deadlineSorts are the orders of ?sort=, by the column's key; ties keep the
 // service's order (earliest first). The first is the default.
 var deadlineSorts = []deadlineSort{
-	{"due", "Due", func(a, b casesvc.DueRow) int { return a.Due.Due.Compare(b.Due.Due) }},
-	{"case", "Case", func(a, b casesvc.DueRow) int { return cmp.Compare(a.Case, b.Case) }},
-	{"limit", "Time limit", func(a, b casesvc.DueRow) int { return cmp.Compare(a.Due.Title, b.Due.Title) }},
-	{"state", "State", func(a, b casesvc.DueRow) int { return cmp.Compare(a.State, b.State) }},
+	{"due", msg("Due"), func(a, b casesvc.DueRow) int { return a.Due.Due.Compare(b.Due.Due) }},
+	{"case", msg("Case"), func(a, b casesvc.DueRow) int { return cmp.Compare(a.Case, b.Case) }},
+	{"limit", msg("Time limit"), func(a, b casesvc.DueRow) int { return cmp.Compare(a.Due.Title, b.Due.Title) }},
+	{"state", msg("State"), func(a, b casesvc.DueRow) int { return cmp.Compare(a.State, b.State) }},
 }
 
 // dueIn says how far a time limit is from now: "N days overdue" or "due in N days"
@@ -138,7 +141,7 @@ func (s *Server) deadlinesPage(r *http.Request) (*deadlinesPage, error) {
 	for _, c := range deadlineSorts {
 		v := maps.Clone(filter)
 		v.Set("sort", c.Key)
-		page.Columns = append(page.Columns, sortColumn{Key: c.Key, Label: c.Label, URL: "/deadlines?" + v.Encode(), Current: c.Key == sortBy})
+		page.Columns = append(page.Columns, sortColumn{Key: c.Key, Label: page.L.T(c.Label), URL: "/deadlines?" + v.Encode(), Current: c.Key == sortBy})
 	}
 	filter.Set("sort", sortBy)
 	page.CSV = "/deadlines.csv?" + filter.Encode()
@@ -147,7 +150,9 @@ func (s *Server) deadlinesPage(r *http.Request) (*deadlinesPage, error) {
 	}
 	now := s.cases.Now()
 	for _, row := range rows {
-		dr := deadlineRow{DueRow: row, When: dueIn(row.Due, now)}
+		l := page.L
+		dr := deadlineRow{DueRow: row, When: dueIn(row.Due, now), WhenText: whenIn(l, row.Due, now), DueText: dueDate(l, row.Due),
+			TagText: l.T(tagText(row.Due.Tag)), StateText: l.T(row.State.Label())}
 		if row.Overdue {
 			page.Overdue = append(page.Overdue, dr)
 		} else {
@@ -161,12 +166,18 @@ func (s *Server) deadlinesPage(r *http.Request) (*deadlinesPage, error) {
 // headers, by key.
 type duesTable struct {
 	ID      string
+	L       *i18n.Locale // the page's language
+	Caption string
 	Rows    []deadlineRow
 	Columns map[string]sortColumn
 }
 
 func (p *deadlinesPage) table(id string, rows []deadlineRow) duesTable {
-	t := duesTable{ID: id, Rows: rows, Columns: map[string]sortColumn{}}
+	t := duesTable{ID: id, L: p.L, Rows: rows, Columns: map[string]sortColumn{}}
+	t.Caption = p.L.T("Time limits due soon")
+	if id == "overdue" {
+		t.Caption = p.L.T("Overdue time limits")
+	}
 	for _, c := range p.Columns {
 		t.Columns[c.Key] = c
 	}

@@ -10,7 +10,6 @@ import (
 
 	"solidarity"
 	"solidarity/internal/casesvc"
-	"solidarity/match"
 )
 
 // The relocation page (issue 5): the coordinator asks the matching engine for a
@@ -32,7 +31,8 @@ type stateOption struct {
 // proposalRow is a family of the proposal: placed (Placement.State set) or not.
 type proposalRow struct {
 	casesvc.Placement
-	Why            string
+	Why            string // why the family is not placed, in the page's language
+	Anchor         string // the row's id, which the explanation links to
 	Pin, Forbid    []stateOption
 	Explained      bool
 	PinnedOrBarred bool
@@ -53,11 +53,12 @@ type proposalPage struct {
 	Key       string
 	Proposal  *casesvc.Proposal
 	Rows      []proposalRow
-	Explained *match.Explanation
+	Explained *explanationView
 	Moved     string
 	FormError string
 	Accepted  []acceptedRow
 	Failed    bool
+	Excluded  []casesvc.FamilyNote // the proposal's, Why in the page's language
 }
 
 // proposalPageFor is the page without a proposal: the year select.
@@ -103,8 +104,13 @@ func (s *Server) handleRelocationPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "proposal.html", page)
 }
 
+// maxForbidValues bounds the forbid checkboxes a form may post (each family × state:
+// the service bounds the families overridden, casesvc's maxOverrides).
+const maxForbidValues = 2000
+
 // proposalRequest reads the proposal form: the year, the pins (pin-<family>), the
-// forbids (forbid-<family>, several) and the family to explain.
+// forbids (forbid=<family>:<state>, one checkbox per placement; forbid-<family>=<state>,
+// several, as the form had it before) and the family to explain.
 func proposalRequest(f url.Values) (casesvc.ProposalRequest, error) {
 	var req casesvc.ProposalRequest
 	if v := f.Get("year"); v != "" {
@@ -139,6 +145,26 @@ func proposalRequest(f url.Values) (casesvc.ProposalRequest, error) {
 				}
 				req.Forbids[solidarity.FamilyID(fam)] = append(req.Forbids[solidarity.FamilyID(fam)], m)
 			}
+		}
+	}
+	if len(f["forbid"]) > maxForbidValues {
+		return req, &solidarity.Error{Code: solidarity.EINVALID, Field: "forbid", Message: "too many placements forbidden at once"}
+	}
+	for _, v := range f["forbid"] {
+		i := strings.LastIndexByte(v, ':')
+		if i <= 0 {
+			return req, &solidarity.Error{Code: solidarity.EINVALID, Field: "forbid", Message: "a forbidden placement is family:state"}
+		}
+		m, ok := solidarity.ParseMemberState(v[i+1:])
+		if !ok {
+			return req, &solidarity.Error{Code: solidarity.EINVALID, Field: "forbid", Message: "choose Member States"}
+		}
+		fam := solidarity.FamilyID(v[:i])
+		if req.Forbids == nil {
+			req.Forbids = map[solidarity.FamilyID][]solidarity.MemberState{}
+		}
+		if !slices.Contains(req.Forbids[fam], m) {
+			req.Forbids[fam] = append(req.Forbids[fam], m)
 		}
 	}
 	if v := f.Get("explain"); v != "" {
@@ -204,20 +230,24 @@ func (s *Server) fillProposal(page *proposalPage, req casesvc.ProposalRequest) {
 	explain := ""
 	if len(req.Explain) > 0 {
 		explain = string(req.Explain[0])
-		page.Explained = p.Explanations[req.Explain[0]]
+		page.Explained = newExplanationView(page.L, p.Explanations[req.Explain[0]])
 	}
 	for _, pl := range p.Placements {
-		row := proposalRow{Placement: pl, Explained: string(pl.Family) == explain}
+		row := proposalRow{Placement: pl, Anchor: familyAnchor(pl.Family), Explained: string(pl.Family) == explain}
 		row.Pin, row.Forbid = options(pl.Family, pl.Benefitting)
 		row.PinnedOrBarred = req.Pins[pl.Family] != "" || len(req.Forbids[pl.Family]) > 0
 		page.Rows = append(page.Rows, row)
 	}
 	for _, u := range p.Unplaced {
 		row := proposalRow{Placement: casesvc.Placement{Family: u.Family, Cases: u.Cases, Persons: u.Persons, Benefitting: u.Benefitting},
-			Why: u.Why, Explained: string(u.Family) == explain}
+			Why: whyText(page.L, u.WhyCode, u.Why), Anchor: familyAnchor(u.Family), Explained: string(u.Family) == explain}
 		row.Pin, row.Forbid = options(u.Family, u.Benefitting)
 		row.PinnedOrBarred = req.Pins[u.Family] != "" || len(req.Forbids[u.Family]) > 0
 		page.Rows = append(page.Rows, row)
+	}
+	for _, x := range p.Excluded {
+		x.Why = whyText(page.L, x.WhyCode, x.Why)
+		page.Excluded = append(page.Excluded, x)
 	}
 	var moved []string
 	for _, f := range p.Moved {
@@ -253,7 +283,7 @@ func (s *Server) handleAcceptForm(w http.ResponseWriter, r *http.Request) {
 		placements = append(placements, casesvc.Placement{Family: solidarity.FamilyID(f), State: m})
 	}
 	if len(placements) == 0 {
-		page.FormError = "Tick the placements to accept."
+		page.FormError = page.L.T("Tick the placements to accept.")
 		s.render(w, r, http.StatusBadRequest, "proposal.html", page)
 		return
 	}
