@@ -95,7 +95,11 @@ func (s *Server) statePage(r *http.Request) (*statePage, error) {
 		return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "state",
 			Message: fmt.Sprintf("%q is not a participating state of the %d cycle", r.PathValue("state"), p.Cycle.Year)}
 	}
-	page := &statePage{base: s.base(r, "%s — %s", st.Name, p.Cycle.Title), Pool: p, State: st, View: viewOf(r, p), Live: l}
+	v, err := viewOf(r, p)
+	if err != nil {
+		return nil, err
+	}
+	page := &statePage{base: s.base(r, "%s — %s", st.Name, p.Cycle.Title), Pool: p, State: st, View: v, Live: l}
 	if l == nil {
 		return page, nil
 	}
