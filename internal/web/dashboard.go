@@ -348,3 +348,7 @@ func init() {
 		return out
 	})
 }
+
+func init() {
+	funcs["numPtr"] = func(n report.Num) *report.Num { return &n }
+}

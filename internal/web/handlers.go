@@ -468,12 +468,17 @@ type statePage struct {
 	View  view
 	Live  *live
 	// With a ledger:
-	Balance    *report.StateBalance
-	Chart      *paceChart
-	Entries    []*solidarity.Entry // the state's pledge and delivery entries, if the viewer may read them
-	EntriesMsg string              // why the entries are not listed
-	Forms      *stateForms         // nil: the viewer may not write for this state
-	FormError  string
+	Balance *report.StateBalance
+	PaceSVG template.HTML // Art. 60(3) chart (benefit.go)
+	// DeliveredSVG draws Days: the relocations delivered day by day against the pledge.
+	DeliveredSVG template.HTML
+	Days         []dayPoint
+	Receipts     *receipts           // a benefitting state's arrivals and relocations out; nil otherwise
+	Offsets      []*solidarity.Entry // the state's offset entries (Arts. 63, 69)
+	Entries      []*solidarity.Entry // the state's pledge and delivery entries, if the viewer may read them
+	EntriesMsg   string              // why the entries are not listed
+	Forms        *stateForms         // nil: the viewer may not write for this state
+	FormError    string
 }
 
 // view is what a page shows: a cycle under a method, a map mode, as of a day. Every
