@@ -1,0 +1,55 @@
+package web_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestBenefittingStatePage: Italy's page says what it receives — its arrivals, the
+// relocations out of it by state of relocation (in flight once allocated), its
+// offsets — to those who may read cases, and why not to the others; "none recorded"
+// when there is nothing.
+func TestBenefittingStatePage(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	page := "/pool/2027/states/IT"
+	_, body := f.do(req{method: "GET", path: page, as: "coord"})
+	if !strings.Contains(body, `id="receipts"`) || !strings.Contains(body, `id="arrivals-summary">Arrivals in 2027: 1, with 3 persons.`) {
+		t.Fatalf("no arrivals on IT's page: %s", body)
+	}
+	if !strings.Contains(body, `id="relocations-none"`) {
+		t.Errorf("before any allocation the page does not say none")
+	}
+	// The offset IT asked of DE (fixture setup) is listed.
+	if !regexp.MustCompile(`(?s)<table id="offsets-table">.*offset.requested`).MatchString(body) {
+		t.Errorf("IT's offset request missing")
+	}
+	if res, b := f.do(req{method: "POST", path: "/api/v1/cases/" + string(f.caseIDs[0]) + "/allocation", as: "coord", body: `{"state":"FR"}`}); res.StatusCode != 201 {
+		t.Fatalf("allocation: %d %s", res.StatusCode, b)
+	}
+	for _, as := range []string{"coord", "it", "audit"} {
+		_, body = f.do(req{method: "GET", path: page, as: as})
+		row := regexp.MustCompile(`<tr data-state="FR"><th scope="row"><a href="[^"]+">FR</a></th><td>(\d+)</td><td>(\d+)</td></tr>`).FindStringSubmatch(body)
+		if row == nil || row[1] == "0" || row[2] != "0" {
+			t.Errorf("as %s: relocations to FR %v, want in flight > 0 and none transferred", as, row)
+		}
+	}
+	// The public and another state's officer are told why, not shown zeros.
+	for _, as := range []string{"", "fr"} {
+		_, body = f.do(req{method: "GET", path: page, as: as})
+		if !strings.Contains(body, `id="receipts-msg"`) || strings.Contains(body, `id="relocations-out"`) {
+			t.Errorf("as %q: the case figures are shown or their absence is not explained", as)
+		}
+	}
+	// A state that is not benefitting has no such section.
+	_, body = f.do(req{method: "GET", path: "/pool/2027/states/DE", as: "coord"})
+	if strings.Contains(body, `id="receipts"`) {
+		t.Errorf("DE's page has a benefitting section")
+	}
+	// Charts with their tables: the pace and pledged-against-delivered.
+	for _, want := range []string{`<svg id="pace-chart"`, `aria-labelledby="pace-chart-title pace-chart-desc"`, `id="pace-table"`, `<svg id="delivered-chart"`, `id="over-time-data"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("DE's page lacks %s", want)
+		}
+	}
+}
