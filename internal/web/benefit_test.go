@@ -41,6 +41,9 @@ func TestBenefittingStatePage(t *testing.T) {
 			t.Errorf("as %q: the case figures are shown or their absence is not explained", as)
 		}
 	}
+	if strings.Contains(body, "%!") {
+		t.Errorf("a format error on the page")
+	}
 	// A state that is not benefitting has no such section.
 	_, body = f.do(req{method: "GET", path: "/pool/2027/states/DE", as: "coord"})
 	if strings.Contains(body, `id="receipts"`) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"solidarity"
 	"solidarity/internal/i18n"
@@ -40,7 +41,7 @@ func known(v float64) (float64, bool) { return v, true }
 // columns are the table's columns in order; the first, the state, sorts by name.
 var columns = []column{
 	{Key: "state", Label: msg("State")},
-	{Key: "share", Label: msg("Share %"), Title: msg("Key share, Art. 66 and Annex I"), value: func(st report.PoolState, _ *report.StateBalance) (float64, bool) { return numVal(st.SharePercent) }},
+	{Key: "share", Label: msg("Share %%"), Title: msg("Key share, Art. 66 and Annex I"), value: func(st report.PoolState, _ *report.StateBalance) (float64, bool) { return numVal(st.SharePercent) }},
 	{Key: "quota", Label: msg("Quota"), value: func(st report.PoolState, _ *report.StateBalance) (float64, bool) { return numVal(st.Quota) }},
 	{Key: "fair", Label: msg("Fair share"), Title: msg("Relocations, Art. 57(1)"), value: func(st report.PoolState, _ *report.StateBalance) (float64, bool) { return known(float64(st.FairShare)) }},
 	{Key: "fair_eur", Label: msg("Fair share EUR"), value: func(st report.PoolState, _ *report.StateBalance) (float64, bool) {
@@ -351,4 +352,10 @@ func init() {
 
 func init() {
 	funcs["numPtr"] = func(n report.Num) *report.Num { return &n }
+}
+
+func init() {
+	// instant reads an RFC 3339 time of the report (the balances' as-of) for $.L.DateTime;
+	// the zero time ("—") when it is not one.
+	funcs["instant"] = func(s string) time.Time { t, _ := time.Parse(time.RFC3339, s); return t }
 }

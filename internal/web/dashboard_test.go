@@ -154,3 +154,21 @@ func TestOneNumberFormat(t *testing.T) {
 		t.Errorf("whole number with .00: %s", m)
 	}
 }
+
+// TestNoFormatErrors: no page of the dashboard or a state shows a message whose
+// percent sign was read as a verb ("%!(NOVERB)").
+func TestNoFormatErrors(t *testing.T) {
+	s := mustServer(t)
+	for _, p := range []string{"/pool/2026", "/pool/2026?mode=coverage", "/pool/2026?mode=pledge", "/pool/2026?sort=share&dir=desc",
+		"/pool/2026/states/IT", "/pool/2026/states/DE", "/pool/2027"} {
+		for _, lang := range []string{"en", "de"} {
+			code, body := getLang(t, s, p, lang)
+			if code != 200 {
+				t.Errorf("%s: %d", p, code)
+			}
+			if i := strings.Index(body, "%!"); i >= 0 {
+				t.Errorf("%s (%s): format error %q", p, lang, body[max(0, i-60):min(len(body), i+20)])
+			}
+		}
+	}
+}

@@ -55,8 +55,8 @@ type mapView struct {
 var (
 	shareScale = []string{"#ffffcc", "#c7e9b4", "#7fcdbb", "#41b6c4", "#2c7fb8", "#253494"}
 	coverage   = []legendItem{
-		{Fill: "#d73027", Label: msg("below 25 %")}, {Fill: "#fc8d59", Label: msg("25–50 %")}, {Fill: "#fee08b", Label: msg("50–75 %")},
-		{Fill: "#d9ef8b", Label: msg("75–100 %")}, {Fill: "#1a9850", Label: msg("100 % or more")},
+		{Fill: "#d73027", Label: msg("below 25 %%")}, {Fill: "#fc8d59", Label: msg("25–50 %%")}, {Fill: "#fee08b", Label: msg("50–75 %%")},
+		{Fill: "#d9ef8b", Label: msg("75–100 %%")}, {Fill: "#1a9850", Label: msg("100 %% or more")},
 	}
 	noObligation = legendItem{Fill: "#bcbddc", Label: msg("no obligation (benefitting or full deduction)")}
 	unknownFill  = legendItem{Fill: "url(#unknown)", Label: msg("pledge unknown")}
