@@ -180,9 +180,9 @@ func pledgedDeliveredChart(l *i18n.Locale, p *report.Pool, st report.PoolState, 
 		end = max(end, dl)
 	}
 	del := svgchart.Series{Label: l.T("relocations delivered"), Colour: "#1a9850", Points: []svgchart.Point{{X: start, Y: 0}}}
-	for _, d := range days {
+	for _, d := range days { // a step: the sum holds until the next day of deliveries
 		x, _ := dayNumber(d.Day)
-		del.Points = append(del.Points, svgchart.Point{X: x, Y: float64(d.Total)})
+		del.Points = append(del.Points, svgchart.Point{X: x, Y: float64(d.Total - d.Delivered)}, svgchart.Point{X: x, Y: float64(d.Total)})
 	}
 	last := del.Points[len(del.Points)-1]
 	del.Points = append(del.Points, svgchart.Point{X: max(min(today, end), last.X), Y: last.Y})
@@ -214,7 +214,9 @@ func paceSVG(l *i18n.Locale, p *report.Pool, b *report.StateBalance) template.HT
 		YFormat: func(v float64) string { return l.Float(v, 0) },
 		Series: []svgchart.Series{
 			{Label: l.T("expected"), Colour: "#08519c", Dashed: true, Points: []svgchart.Point{{X: start, Y: 0}, {X: end, Y: f(b.Pace.NonFinancialPledged)}}},
-			{Label: l.T("delivered"), Colour: "#1a9850", Points: []svgchart.Point{{X: start, Y: 0}, {X: today, Y: f(b.Pace.NonFinancialDelivered)}}},
+			// What was delivered is known as of today, not day by day (offsets accepted
+			// have no day): a point on today's line.
+			{Label: l.T("delivered by today"), Colour: "#1a9850", Points: []svgchart.Point{{X: today, Y: f(b.Pace.NonFinancialDelivered)}}},
 		}}
 	return c.SVG()
 }

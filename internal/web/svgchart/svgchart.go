@@ -41,6 +41,7 @@ type Line struct {
 }
 
 const (
+	legendRow          = 16.0
 	defaultW, defaultH = 640, 260
 	left, right        = 70.0, 20.0
 	bottom, topM       = 40.0, 20.0
@@ -124,7 +125,8 @@ func (c Line) SVG() template.HTML {
 		}
 	}
 	top := NiceCeil(ymax)
-	x0, x1, y0, y1 := left, float64(w)-right, float64(h)-bottom, topM
+	// The series' legend takes a row above the plot.
+	x0, x1, y0, y1 := left, float64(w)-right, float64(h)-bottom, topM+legendRow
 	px := func(x float64) float64 { return x0 + (min(max(finite(x), xmin), xmax)-xmin)/(xmax-xmin)*(x1-x0) }
 	py := func(y float64) float64 { return y0 - min(max(finite(y), 0), top)/top*(y0-y1) }
 
@@ -137,6 +139,20 @@ func (c Line) SVG() template.HTML {
 	text(&b, x0-6, y1+4, "end", f(top))
 	text(&b, x0, float64(h)-14, "start", c.XLabels[0])
 	text(&b, x1, float64(h)-14, "end", c.XLabels[1])
+	lx := x0
+	for i, s := range c.Series {
+		dash := ""
+		if s.Dashed {
+			dash = ` stroke-dasharray="6 4"`
+		}
+		if len(s.Points) == 1 {
+			b.WriteString(`<circle class="key s` + strconv.Itoa(i) + `" cx="` + ff(lx+12) + `" cy="` + ff(topM-4) + `" r="5" fill="` + esc(s.Colour) + `"/>`)
+		} else {
+			b.WriteString(`<line class="key s` + strconv.Itoa(i) + `" x1="` + ff(lx) + `" y1="` + ff(topM-4) + `" x2="` + ff(lx+24) + `" y2="` + ff(topM-4) + `" stroke="` + esc(s.Colour) + `" stroke-width="2"` + dash + `/>`)
+		}
+		text(&b, lx+30, topM, "start", s.Label)
+		lx += 40 + 7*float64(len([]rune(s.Label)))
+	}
 	points := 0
 	for i, s := range c.Series {
 		if len(s.Points) == 0 {
@@ -158,12 +174,16 @@ func (c Line) SVG() template.HTML {
 		}
 		b.WriteString(`<path class="series s` + strconv.Itoa(i) + `" d="` + d.String() + `" fill="none" stroke="` + esc(s.Colour) + `" stroke-width="2"` + dash + `/>`)
 		last := s.Points[len(s.Points)-1]
-		b.WriteString(`<circle cx="` + ff(px(last.X)) + `" cy="` + ff(py(last.Y)) + `" r="3" fill="` + esc(s.Colour) + `"/>`)
+		r := "3"
+		if len(s.Points) == 1 {
+			r = "5" // a lone value: a dot that can be seen
+		}
+		b.WriteString(`<circle cx="` + ff(px(last.X)) + `" cy="` + ff(py(last.Y)) + `" r="` + r + `" fill="` + esc(s.Colour) + `"/>`)
 	}
 	if c.Marker != nil {
 		mx := px(*c.Marker)
 		b.WriteString(`<line class="marker" x1="` + ff(mx) + `" y1="` + ff(y0) + `" x2="` + ff(mx) + `" y2="` + ff(y1) + `" stroke="#555555" stroke-dasharray="2 3"/>`)
-		text(&b, mx, y1-6, "middle", c.MarkerLabel)
+		text(&b, mx, y1-4, "middle", c.MarkerLabel)
 	}
 	if points == 0 && c.EmptyText != "" {
 		text(&b, (x0+x1)/2, (y0+y1)/2, "middle", c.EmptyText)
