@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -54,5 +55,38 @@ func TestBenefittingStatePage(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("DE's page lacks %s", want)
 		}
+	}
+}
+
+// TestLiveDashboardSortAndLocale: with the ledger's balances the live columns sort
+// too, and the German page writes the ledger's figures the German way.
+func TestLiveDashboardSortAndLocale(t *testing.T) {
+	f := newFixture(t, fixtureOpts{setup: true})
+	for _, key := range []string{"delivered", "outstanding", "pace", "pledged", "coverage"} {
+		res, body := f.do(req{method: "GET", path: "/pool/2027?sort=" + key + "&dir=desc"})
+		if res.StatusCode != 200 || !strings.Contains(body, `class="col-`+key+`" aria-sort="descending"`) {
+			t.Errorf("sort=%s: %d", key, res.StatusCode)
+		}
+	}
+	// Outstanding, descending: the figures do not increase down the table.
+	_, body := f.do(req{method: "GET", path: "/pool/2027?sort=outstanding&dir=desc"})
+	var prev float64 = -1
+	for _, m := range regexp.MustCompile(`<td class="outstanding">([0-9,.]+)</td>`).FindAllStringSubmatch(body, -1) {
+		v, err := strconv.ParseFloat(strings.ReplaceAll(m[1], ",", ""), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prev >= 0 && v > prev {
+			t.Errorf("outstanding %v after %v", v, prev)
+		}
+		prev = v
+	}
+	if prev < 0 {
+		t.Fatal("no outstanding figures")
+	}
+	_, de := f.do(req{method: "GET", path: "/pool/2027", header: map[string]string{"Accept-Language": "de"}})
+	// FR pledged 15000 relocations: 15.000 in German.
+	if !regexp.MustCompile(`<tr data-state="FR"[\s\S]*?<td class="pledged">15\.000</td>`).MatchString(de) {
+		t.Errorf("FR's pledge is not written the German way")
 	}
 }

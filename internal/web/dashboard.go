@@ -346,7 +346,12 @@ func init() {
 		for _, s := range statusMeanings {
 			out = append(out, s.Tag)
 		}
-		return out
+		// The map's pledge legend (measure labels), the state page's pledge types and
+		// offset entry types.
+		for _, m := range solidarity.Measures() {
+			out = append(out, m.Label, string(m.Pledge))
+		}
+		return append(out, string(solidarity.OffsetRequested), string(solidarity.OffsetOffered), string(solidarity.OffsetReplied))
 	})
 }
 
