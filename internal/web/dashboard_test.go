@@ -69,6 +69,9 @@ func TestDashboardSort(t *testing.T) {
 	if !regexp.MustCompile(`href="[^"]*mode=coverage[^"]*sort=share`).MatchString(body) {
 		t.Errorf("a sort link drops mode=coverage")
 	}
+	if m := regexp.MustCompile(`id="csv-link" href="([^"]+)"`).FindStringSubmatch(body); m == nil || strings.Contains(m[1], "sort=") || !strings.Contains(m[1], "mode=coverage") {
+		t.Errorf("the CSV link is not the view's data: %v", m)
+	}
 	if !strings.Contains(body, `name="sort" value="state"`) || !strings.Contains(body, `name="mode" value="coverage"`) {
 		t.Errorf("the as-of form does not keep the view")
 	}

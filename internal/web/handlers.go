@@ -537,8 +537,20 @@ func (v view) State(m string) string {
 // Today is the view without a chosen day.
 func (v view) Today() string { v.AsOf = ""; return v.Pool() }
 
-func (v view) API() string { return fmt.Sprintf("/api/v1/cycles/%d/pool?%s", v.Year, v.query()) }
-func (v view) CSV() string { return fmt.Sprintf("/pool/%d.csv?%s", v.Year, v.query()) }
+// API and CSV are the view's figures as data: the view without the table's order,
+// which is the page's.
+func (v view) API() string { return fmt.Sprintf("/api/v1/cycles/%d/pool?%s", v.Year, v.dataQuery()) }
+func (v view) CSV() string { return fmt.Sprintf("/pool/%d.csv?%s", v.Year, v.dataQuery()) }
+
+func (v view) dataQuery() string {
+	q := url.Values{}
+	q.Set("method", v.Method)
+	q.Set("mode", v.Mode)
+	if v.AsOf != "" {
+		q.Set("as_of", v.AsOf)
+	}
+	return q.Encode()
+}
 
 func (v view) query() string {
 	q := url.Values{}
