@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"regexp"
+	"solidarity"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,5 +89,28 @@ func TestLiveDashboardSortAndLocale(t *testing.T) {
 	// FR pledged 15000 relocations: 15.000 in German.
 	if !regexp.MustCompile(`<tr data-state="FR"[\s\S]*?<td class="pledged">15\.000</td>`).MatchString(de) {
 		t.Errorf("FR's pledge is not written the German way")
+	}
+}
+
+// TestDeliveredOverTime: a relocation delivery shows in the state's chart and, with
+// its day and running sum, in the table beside it.
+func TestDeliveredOverTime(t *testing.T) {
+	f := newFixture(t, fixtureOpts{setup: true})
+	_, body := f.do(req{method: "GET", path: "/pool/2027/states/FR"})
+	if !strings.Contains(body, `<svg id="delivered-chart"`) || strings.Contains(body, `id="days-table"`) {
+		t.Fatalf("before any delivery: chart missing or a table of days shown")
+	}
+	for _, n := range []int64{7, 5} {
+		if _, _, err := f.svc.Deliver(system(), 2027, "FR", solidarity.RelocationDelivered, solidarity.DeliveryPayload{Relocations: n}, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, body = f.do(req{method: "GET", path: "/pool/2027/states/FR"})
+	row := regexp.MustCompile(`<tr><td>(\d{4}-\d{2}-\d{2})</td><td>(\d+)</td><td>(\d+)</td></tr>`).FindAllStringSubmatch(body, -1)
+	if len(row) != 1 || row[0][2] != "12" || row[0][3] != "12" {
+		t.Errorf("days table: %v, want one day with 12 delivered", row)
+	}
+	if !strings.Contains(body, `relocations delivered`) || strings.Contains(body, "NaN") {
+		t.Errorf("chart has no delivered series or a NaN")
 	}
 }
