@@ -48,6 +48,12 @@ var funcs = template.FuncMap{
 	"deref":     func(n *report.Num) report.Num { return *n },
 	"eur":       report.FormatEUR,
 	"languages": func() []languageOption { return languageOptions },
+	// The locale's numbers (dashboard.go): {{num $.L .X 2}}, {{euro $.L .X}}, {{percent $.L .X}}.
+	"num":           numText,
+	"euro":          eurText,
+	"percent":       pctText,
+	"sources":       sourceLinks,
+	"statusMeaning": statusMeaning,
 }
 
 // thousands writes v with a comma between each group of three digits: 1,234,567.

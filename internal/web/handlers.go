@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"log/slog"
 	"net/http"
@@ -418,14 +419,22 @@ func (s *Server) handlePoolPage(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, err)
 		return
 	}
-	v := viewOf(r, p)
-	mv, err := s.mapView(p, v)
+	v, err := viewOf(r, p)
 	if err != nil {
 		s.pageError(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "pool.html", poolPage{base: s.base(r, "%s", p.Cycle.Title), Pool: p, Map: mv, View: v,
-		Methods: methodLinks(v), Cycles: s.cycleLinks(r.Context(), p.Cycle.Year), Live: live})
+	b := s.base(r, "%s", p.Cycle.Title)
+	mv, err := s.mapView(p, v, b.L)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	rows := sortStates(p.States, live, v)
+	s.render(w, r, http.StatusOK, "pool.html", poolPage{base: b, Pool: p, Map: mv, View: v,
+		Methods: methodLinks(v), Cycles: s.cycleLinks(r.Context(), p.Cycle.Year), Live: live,
+		Rows: rows, Header: headerCells(v, live != nil), Statuses: statusMeanings,
+		PledgeChart: pledgeTypesChart(b.L, p, rows)})
 }
 
 func (s *Server) handleStatePage(w http.ResponseWriter, r *http.Request) {
@@ -445,6 +454,11 @@ type poolPage struct {
 	Methods []link
 	Cycles  []link
 	Live    *live // nil: no ledger for this cycle
+	// Rows are the states in the view's order (Sort); Header the table's header cells.
+	Rows        []report.PoolState
+	Header      []headerCell
+	Statuses    []struct{ Tag, Meaning string }
+	PledgeChart template.HTML
 }
 
 type statePage struct {
@@ -454,12 +468,17 @@ type statePage struct {
 	View  view
 	Live  *live
 	// With a ledger:
-	Balance    *report.StateBalance
-	Chart      *paceChart
-	Entries    []*solidarity.Entry // the state's pledge and delivery entries, if the viewer may read them
-	EntriesMsg string              // why the entries are not listed
-	Forms      *stateForms         // nil: the viewer may not write for this state
-	FormError  string
+	Balance *report.StateBalance
+	PaceSVG template.HTML // Art. 60(3) chart (benefit.go)
+	// DeliveredSVG draws Days: the relocations delivered day by day against the pledge.
+	DeliveredSVG template.HTML
+	Days         []dayPoint
+	Receipts     *receipts           // a benefitting state's arrivals and relocations out; nil otherwise
+	Offsets      []*solidarity.Entry // the state's offset entries (Arts. 63, 69)
+	Entries      []*solidarity.Entry // the state's pledge and delivery entries, if the viewer may read them
+	EntriesMsg   string              // why the entries are not listed
+	Forms        *stateForms         // nil: the viewer may not write for this state
+	FormError    string
 }
 
 // view is what a page shows: a cycle under a method, a map mode, as of a day. Every
@@ -467,15 +486,35 @@ type statePage struct {
 type view struct {
 	Year               int
 	Method, Mode, AsOf string
+	Sort, Dir          string // the dashboard table's order (dashboard.go): a column key, asc or desc
 }
 
-func viewOf(r *http.Request, p *report.Pool) view {
+// viewOf reads the view of a request; an unknown sort column or direction is
+// EINVALID (the method, mode and day are checked where they are used).
+func viewOf(r *http.Request, p *report.Pool) (view, error) {
 	q := r.URL.Query()
-	v := view{Year: p.Cycle.Year, Method: p.Method, Mode: q.Get("mode"), AsOf: q.Get("as_of")}
+	v := view{Year: p.Cycle.Year, Method: p.Method, Mode: q.Get("mode"), AsOf: q.Get("as_of"), Sort: q.Get("sort"), Dir: q.Get("dir")}
 	if v.Mode == "" {
 		v.Mode = ModeShare
 	}
-	return v
+	if err := checkSort(v.Sort, v.Dir); err != nil {
+		return view{}, err
+	}
+	if v.Sort == "" {
+		v.Dir = ""
+	} else if v.Dir == "" {
+		v.Dir = "asc"
+	}
+	return v, nil
+}
+
+// Hidden are the view's settings but the day, for the as-of form's hidden fields.
+func (v view) Hidden() [][2]string {
+	out := [][2]string{{"method", v.Method}, {"mode", v.Mode}}
+	if v.Sort != "" {
+		out = append(out, [2]string{"sort", v.Sort}, [2]string{"dir", v.Dir})
+	}
+	return out
 }
 
 // with returns a copy of v with one setting changed.
@@ -494,8 +533,24 @@ func (v view) Pool() string { return fmt.Sprintf("/pool/%d?%s", v.Year, v.query(
 func (v view) State(m string) string {
 	return fmt.Sprintf("/pool/%d/states/%s?%s", v.Year, m, v.query())
 }
-func (v view) API() string { return fmt.Sprintf("/api/v1/cycles/%d/pool?%s", v.Year, v.query()) }
-func (v view) CSV() string { return fmt.Sprintf("/pool/%d.csv?%s", v.Year, v.query()) }
+
+// Today is the view without a chosen day.
+func (v view) Today() string { v.AsOf = ""; return v.Pool() }
+
+// API and CSV are the view's figures as data: the view without the table's order,
+// which is the page's.
+func (v view) API() string { return fmt.Sprintf("/api/v1/cycles/%d/pool?%s", v.Year, v.dataQuery()) }
+func (v view) CSV() string { return fmt.Sprintf("/pool/%d.csv?%s", v.Year, v.dataQuery()) }
+
+func (v view) dataQuery() string {
+	q := url.Values{}
+	q.Set("method", v.Method)
+	q.Set("mode", v.Mode)
+	if v.AsOf != "" {
+		q.Set("as_of", v.AsOf)
+	}
+	return q.Encode()
+}
 
 func (v view) query() string {
 	q := url.Values{}
@@ -503,6 +558,10 @@ func (v view) query() string {
 	q.Set("mode", v.Mode)
 	if v.AsOf != "" {
 		q.Set("as_of", v.AsOf)
+	}
+	if v.Sort != "" {
+		q.Set("sort", v.Sort)
+		q.Set("dir", v.Dir)
 	}
 	return q.Encode()
 }

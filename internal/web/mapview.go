@@ -2,6 +2,9 @@ package web
 
 import (
 	"fmt"
+	"strings"
+
+	"solidarity/internal/i18n"
 
 	"solidarity"
 	"solidarity/internal/report"
@@ -27,8 +30,14 @@ type region struct {
 	Value        string
 }
 
+// legendItem is a class of the map. Colour is its colour; Fill what a region and the
+// swatch are painted with: a pattern of the colour, hatched for every other class, so
+// that neighbouring classes differ by more than colour (WCAG 1.4.1, 1.4.11).
 type legendItem struct {
 	Fill, Label string
+	Colour      string
+	Pattern     string // the pattern's id, "" for the shared unknown pattern
+	Hatch       bool
 }
 
 type mapView struct {
@@ -46,11 +55,11 @@ type mapView struct {
 var (
 	shareScale = []string{"#ffffcc", "#c7e9b4", "#7fcdbb", "#41b6c4", "#2c7fb8", "#253494"}
 	coverage   = []legendItem{
-		{"#d73027", "below 25 %"}, {"#fc8d59", "25–50 %"}, {"#fee08b", "50–75 %"},
-		{"#d9ef8b", "75–100 %"}, {"#1a9850", "100 % or more"},
+		{Fill: "#d73027", Label: msg("below 25 %%")}, {Fill: "#fc8d59", Label: msg("25–50 %%")}, {Fill: "#fee08b", Label: msg("50–75 %%")},
+		{Fill: "#d9ef8b", Label: msg("75–100 %%")}, {Fill: "#1a9850", Label: msg("100 %% or more")},
 	}
-	noObligation = legendItem{"#bcbddc", "no obligation (benefitting or full deduction)"}
-	unknownFill  = legendItem{"url(#unknown)", "pledge unknown"}
+	noObligation = legendItem{Fill: "#bcbddc", Label: msg("no obligation (benefitting or full deduction)")}
+	unknownFill  = legendItem{Fill: "url(#unknown)", Label: msg("pledge unknown")}
 	// pledgeColours are the legend's colours of the measures (solidarity.Measures: the
 	// label is the table's): a new measure needs one here.
 	pledgeColours = map[solidarity.PledgeType]string{
@@ -60,7 +69,7 @@ var (
 		solidarity.Financial:               "#d95f02",
 		solidarity.Alternative:             "#e7298a",
 	}
-	noPledge = legendItem{"#fff7bc", "no pledge"}
+	noPledge = legendItem{Fill: "#fff7bc", Label: msg("no pledge")}
 )
 
 // pledgeFill is the map's fill and legend label for a state whose largest pledge is of
@@ -70,10 +79,32 @@ func pledgeFill(t solidarity.PledgeType) legendItem {
 	if !ok {
 		return noPledge
 	}
-	return legendItem{pledgeColours[t], m.Label}
+	return legendItem{Fill: pledgeColours[t], Label: m.Label}
 }
 
-func (s *Server) mapView(p *report.Pool, v view) (*mapView, error) {
+// Captions and mode labels of the map (translated where shown).
+var (
+	mapModes = []struct{ mode, label string }{{ModeShare, msg("Fair share")}, {ModeCoverage, msg("Coverage")}, {ModePledge, msg("Pledge type")}}
+	_        = []string{msg("Fair share under the reference key (Art. 66), percent"), msg("Pledges as a share of the obligation after deductions"), msg("Largest pledged type, valued in relocation-equivalents")}
+)
+
+// patterned turns the legend's colours into patterns (legendItem), hatching every
+// other class, and returns the fill of each colour for the regions.
+func patterned(mode string, items []legendItem) map[string]string {
+	byColour := map[string]string{}
+	for i := range items {
+		it := &items[i]
+		if strings.HasPrefix(it.Fill, "url(") {
+			continue
+		}
+		it.Colour, it.Pattern, it.Hatch = it.Fill, fmt.Sprintf("class-%s-%d", mode, i), i%2 == 1
+		it.Fill = "url(#" + it.Pattern + ")"
+		byColour[it.Colour] = it.Fill
+	}
+	return byColour
+}
+
+func (s *Server) mapView(p *report.Pool, v view, l *i18n.Locale) (*mapView, error) {
 	mode := v.Mode
 	switch mode {
 	case ModeShare, ModeCoverage, ModePledge:
@@ -81,7 +112,7 @@ func (s *Server) mapView(p *report.Pool, v view) (*mapView, error) {
 		return nil, &solidarity.Error{Code: solidarity.EINVALID, Field: "mode", Message: fmt.Sprintf("unknown map mode %q (want share, coverage or pledge)", mode)}
 	}
 	mv := &mapView{Mode: mode, ViewBox: s.europe.ViewBox}
-	for _, m := range []struct{ mode, label string }{{ModeShare, "Fair share"}, {ModeCoverage, "Coverage"}, {ModePledge, "Pledge type"}} {
+	for _, m := range mapModes {
 		mv.Modes = append(mv.Modes, link{Label: m.label, Mode: m.mode, Href: v.with("mode", m.mode).Pool(), Current: m.mode == mode})
 	}
 
@@ -95,32 +126,45 @@ func (s *Server) mapView(p *report.Pool, v view) (*mapView, error) {
 	case ModeShare:
 		mv.Caption = "Fair share under the reference key (Art. 66), percent"
 		for i, c := range shareScale {
-			mv.Legend = append(mv.Legend, legendItem{c, fmt.Sprintf("%.1f–%.1f %%", step*float64(i), step*float64(i+1))})
+			mv.Legend = append(mv.Legend, legendItem{Fill: c, Label: l.T("%s–%s %%", l.Float(step*float64(i), 1), l.Float(step*float64(i+1), 1))})
 		}
 	case ModeCoverage:
 		mv.Caption = "Pledges as a share of the obligation after deductions"
 		mv.Legend = append(append(append([]legendItem{}, coverage...), noObligation), unknownFill)
+		for i := range mv.Legend {
+			mv.Legend[i].Label = l.T(mv.Legend[i].Label)
+		}
 	case ModePledge:
 		mv.Caption = "Largest pledged type, valued in relocation-equivalents"
 		for _, t := range solidarity.PledgeTypes() {
-			mv.Legend = append(mv.Legend, pledgeFill(t))
+			it := pledgeFill(t)
+			it.Label = l.T(it.Label)
+			mv.Legend = append(mv.Legend, it)
 		}
-		mv.Legend = append(mv.Legend, unknownFill)
+		un := unknownFill
+		un.Label = l.T(un.Label)
+		mv.Legend = append(mv.Legend, un)
 	}
+	fills := patterned(mode, mv.Legend)
 
 	for _, c := range s.europe.Countries {
 		rg := region{State: string(c.State), Name: c.Name, Path: c.Path, Member: c.Member, Class: "region neighbour", Fill: "#e6e6e6"}
 		if c.Member {
 			rg.Class = "region member nonparticipating"
 			rg.Fill = "#cccccc"
-			rg.Title = c.Name + ": not in the participating set"
+			rg.Title = l.T("%s: not in the participating set", c.Name)
 			st, ok := p.State(string(c.State))
 			if ok {
 				rg.Participates = true
 				rg.Class = "region member participating shaded"
 				rg.Href = v.State(st.State)
-				rg.Fill, rg.Value = fill(mode, st, step)
-				rg.Title = fmt.Sprintf("%s: %s", st.Name, rg.Value)
+				var colour string
+				colour, rg.Value = fill(mode, st, step, l)
+				rg.Fill = colour
+				if f, ok := fills[colour]; ok {
+					rg.Fill = f
+				}
+				rg.Title = l.T("%s: %s", st.Name, rg.Value)
 			}
 		}
 		mv.Regions = append(mv.Regions, rg)
@@ -128,30 +172,30 @@ func (s *Server) mapView(p *report.Pool, v view) (*mapView, error) {
 	return mv, nil
 }
 
-func fill(mode string, st report.PoolState, step float64) (string, string) {
+func fill(mode string, st report.PoolState, step float64, l *i18n.Locale) (string, string) {
 	switch mode {
 	case ModeCoverage:
 		// No obligation is a fact whatever the pledge: check it first.
 		if !st.HasObligation {
-			return noObligation.Fill, "no obligation"
+			return noObligation.Fill, l.T("no obligation")
 		}
 		if !st.PledgeKnown {
-			return unknownFill.Fill, "pledge unknown"
+			return unknownFill.Fill, l.T("pledge unknown")
 		}
 		c := f64(st.Coverage)
 		i := min(int(c*4), 4)
-		return coverage[i].Fill, fmt.Sprintf("coverage %.1f %%", c*100)
+		return coverage[i].Fill, l.T("coverage %s", l.Pct(c))
 	case ModePledge:
 		if !st.PledgeKnown {
-			return unknownFill.Fill, "pledge unknown"
+			return unknownFill.Fill, l.T("pledge unknown")
 		}
 		f := pledgeFill(solidarity.PledgeType(st.DominantPledge))
-		return f.Fill, f.Label
+		return f.Fill, l.T(f.Label)
 	}
 	v := f64(st.SharePercent)
 	i := len(shareScale) - 1
 	if step > 0 {
 		i = min(int(v/step), len(shareScale)-1)
 	}
-	return shareScale[i], fmt.Sprintf("fair share %s %% (%d relocations)", string(*st.SharePercent), st.FairShare)
+	return shareScale[i], l.T("fair share %s %% (%d relocations)", l.Dec(string(*st.SharePercent), 4), st.FairShare)
 }

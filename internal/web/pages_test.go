@@ -4,9 +4,11 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"solidarity/internal/i18n"
 	"solidarity/internal/web"
 )
 
@@ -145,7 +147,8 @@ func TestStatePageForms(t *testing.T) {
 			}
 			_, body = f.do(req{method: "GET", path: page, cookie: cookie})
 			pledged := regexp.MustCompile(`(?s)<dd id="pledged">(.*?)</dd>`).FindStringSubmatch(body)
-			want := strings.ReplaceAll(amount, ",", "") + " relocations of applicants"
+			n, _ := strconv.ParseInt(strings.ReplaceAll(amount, ",", ""), 10, 64)
+			want := i18n.New("en").Int(n) + " relocations of applicants" // the locale's digit groups
 			if pledged == nil || !strings.Contains(pledged[1], want) {
 				t.Fatalf("pledged after the form: %v, want %q", pledged, want)
 			}
@@ -182,7 +185,7 @@ func TestStatePageForms(t *testing.T) {
 	_, body = f.do(req{method: "GET", path: page})
 	for _, want := range []string{`id="balance"`, `<svg id="pace-chart"`, `id="delivered">24 relocations`} {
 		if !strings.Contains(body, want) {
-			t.Errorf("state page lacks %s", want)
+			t.Errorf("state page lacks %s: %s", want, body)
 		}
 	}
 }

@@ -95,13 +95,22 @@ func (s *Server) statePage(r *http.Request) (*statePage, error) {
 		return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Field: "state",
 			Message: fmt.Sprintf("%q is not a participating state of the %d cycle", r.PathValue("state"), p.Cycle.Year)}
 	}
-	page := &statePage{base: s.base(r, "%s — %s", st.Name, p.Cycle.Title), Pool: p, State: st, View: viewOf(r, p), Live: l}
+	v, err := viewOf(r, p)
+	if err != nil {
+		return nil, err
+	}
+	page := &statePage{base: s.base(r, "%s — %s", st.Name, p.Cycle.Title), Pool: p, State: st, View: v, Live: l}
 	if l == nil {
 		return page, nil
 	}
 	page.Balance = l.State(st.State)
-	page.Chart = newPaceChart(p, page.Balance)
 	m, year := solidarity.MemberState(st.State), p.Cycle.Year
+	now := s.ledger.Now()
+	page.PaceSVG = paceSVG(page.L, p, page.Balance)
+	if page.Days, err = s.deliveredOverTime(r.Context(), year, m); err != nil {
+		return nil, err
+	}
+	page.DeliveredSVG = pledgedDeliveredChart(page.L, p, st, page.Days, now)
 	// The role table decides which forms to show; the service decides again on post.
 	u := solidarity.UserFromContext(r.Context())
 	if f := (stateForms{Pledge: solidarity.Can(u, solidarity.WritePledge, m), Deliver: solidarity.Can(u, solidarity.WriteDelivery, m)}); f.Pledge || f.Deliver {
@@ -115,9 +124,15 @@ func (s *Server) statePage(r *http.Request) (*statePage, error) {
 	es, err := s.ledger.Entries(r.Context(), solidarity.EntryFilter{Cycle: &year, State: &m, Limit: solidarity.DefaultPageLimit})
 	switch {
 	case solidarity.ErrorCode(err) == solidarity.EUNAUTHORIZED:
-		page.EntriesMsg = "The entries of a state are shown to its officer, the coordinator and auditors; the figures above are published."
+		page.EntriesMsg = page.L.T("The entries of a state are shown to its officer, the coordinator and auditors; the figures above are published.")
 	case err != nil:
 		return nil, err
+	}
+	page.Offsets = offsetEntries(es)
+	if st.Benefitting {
+		if page.Receipts, err = s.receiptsOf(r.Context(), u, page.L, m, year); err != nil {
+			return nil, err
+		}
 	}
 	for _, e := range es {
 		if _, _, delivery := solidarity.DeliveryOf(e.Type); delivery || e.Type == solidarity.PledgeMade || e.Type == solidarity.PledgeChanged {
@@ -125,60 +140,6 @@ func (s *Server) statePage(r *http.Request) (*statePage, error) {
 		}
 	}
 	return page, nil
-}
-
-// paceChart draws Art. 60(3) over the operational period: the expected line from
-// nothing at the start to the whole non-financial pledge at the deadline, today, and
-// what was delivered by today.
-type paceChart struct {
-	W, H                   int
-	X0, X1, Y0, Y1         string // the plot area: left, right, bottom (zero), top
-	Expected               string // path of the expected line
-	TodayX, ExpectedY      string
-	DeliveredY, DeliveredH string
-	BarX                   string
-	Start, End, Max        string
-	Pledged, Due, Done     report.Num
-	Behind                 bool
-	ElapsedPercent         string
-}
-
-func newPaceChart(p *report.Pool, b *report.StateBalance) *paceChart {
-	if b == nil || p.Cycle.PoolStart == "" || p.Cycle.Deadline == "" {
-		return nil
-	}
-	f := func(n report.Num) float64 { v, _ := strconv.ParseFloat(string(n), 64); return v }
-	pledged, due, done, elapsed := f(b.Pace.NonFinancialPledged), f(b.Pace.ExpectedByNow), f(b.Pace.NonFinancialDelivered), f(b.Pace.Elapsed)
-	top := max(pledged, done)
-	if top <= 0 {
-		top = 1
-	}
-	top = niceCeil(top)
-	const w, h, left, right, bottom, topM = 640, 260, 70, 20, 40, 20
-	x0, x1, y0, y1 := float64(left), float64(w-right), float64(h-bottom), float64(topM)
-	y := func(v float64) float64 { return y0 - v/top*(y0-y1) }
-	tx := x0 + elapsed*(x1-x0)
-	ff := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
-	return &paceChart{W: w, H: h, X0: ff(x0), X1: ff(x1), Y0: ff(y0), Y1: ff(y1),
-		Expected: fmt.Sprintf("M%s %sL%s %s", ff(x0), ff(y0), ff(x1), ff(y(pledged))),
-		TodayX:   ff(tx), ExpectedY: ff(y(due)), DeliveredY: ff(y(done)), DeliveredH: ff(y0 - y(done)), BarX: ff(tx - 6),
-		Start: p.Cycle.PoolStart, End: p.Cycle.Deadline, Max: thousands(int64(top)),
-		Pledged: b.Pace.NonFinancialPledged, Due: b.Pace.ExpectedByNow, Done: b.Pace.NonFinancialDelivered,
-		Behind: b.Pace.Behind, ElapsedPercent: strconv.FormatFloat(elapsed*100, 'f', 1, 64)}
-}
-
-// niceCeil rounds v up to 1, 2 or 5 times a power of ten, for an axis.
-func niceCeil(v float64) float64 {
-	p := 1.0
-	for p*10 <= v {
-		p *= 10
-	}
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*p >= v {
-			return m * p
-		}
-	}
-	return 10 * p
 }
 
 // formTarget reads {year} and {state} of a form post.

@@ -1,0 +1,299 @@
+// Package svgchart draws the pages' charts as SVG on the server: no script, an
+// accessible name (<title>) and description (<desc>) on every chart, and text that is
+// always escaped. A chart is a picture of figures the page also gives as a table; it
+// never is the only place a number is shown.
+package svgchart
+
+import (
+	"html"
+	"html/template"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Format writes an axis value or a figure (the page's locale).
+type Format func(float64) string
+
+// Point is one value of a series at x (for time, days since the Unix epoch).
+type Point struct{ X, Y float64 }
+
+// Series is a named line of a line chart.
+type Series struct {
+	Label  string
+	Colour string
+	Dashed bool
+	Points []Point
+}
+
+// Line is a line chart: series over a common x axis, with an optional vertical marker
+// (today's line).
+type Line struct {
+	ID, Title, Desc string
+	Series          []Series
+	XMin, XMax      float64 // the x range; equal: from the points
+	XLabels         [2]string
+	Marker          *float64 // x of a vertical line, nil for none
+	MarkerLabel     string
+	YFormat         Format
+	Width, Height   int // 0: 640 × 260
+	EmptyText       string
+}
+
+const (
+	legendRow          = 16.0
+	defaultW, defaultH = 640, 260
+	left, right        = 70.0, 20.0
+	bottom, topM       = 40.0, 20.0
+)
+
+func ff(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		v = 0
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
+func esc(s string) string { return html.EscapeString(s) }
+
+// finite is v, or 0 when v is not a finite number: a chart never writes NaN.
+func finite(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
+
+// NiceCeil rounds v up to 1, 2 or 5 times a power of ten, for an axis; 1 for v ≤ 0.
+func NiceCeil(v float64) float64 {
+	v = finite(v)
+	if v <= 0 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= v {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+func open(b *strings.Builder, id, title, desc string, w, h int) {
+	b.WriteString(`<svg id="` + esc(id) + `" class="chart" viewBox="0 0 ` + strconv.Itoa(w) + " " + strconv.Itoa(h) +
+		`" role="img" aria-labelledby="` + esc(id) + `-title ` + esc(id) + `-desc" xmlns="http://www.w3.org/2000/svg">`)
+	b.WriteString(`<title id="` + esc(id) + `-title">` + esc(title) + `</title><desc id="` + esc(id) + `-desc">` + esc(desc) + `</desc>`)
+	b.WriteString(`<rect width="100%" height="100%" fill="#ffffff"/>`)
+}
+
+func text(b *strings.Builder, x, y float64, anchor, s string) {
+	b.WriteString(`<text x="` + ff(x) + `" y="` + ff(y) + `" text-anchor="` + anchor + `" font-size="12" fill="#4a4a4a">` + esc(s) + `</text>`)
+}
+
+// SVG draws the chart.
+func (c Line) SVG() template.HTML {
+	w, h := c.Width, c.Height
+	if w <= 0 || h <= 0 {
+		w, h = defaultW, defaultH
+	}
+	f := c.YFormat
+	if f == nil {
+		f = func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	}
+	xmin, xmax, ymax := finite(c.XMin), finite(c.XMax), 0.0
+	if xmin >= xmax {
+		first := true
+		for _, s := range c.Series {
+			for _, p := range s.Points {
+				x := finite(p.X)
+				if first || x < xmin {
+					xmin = x
+				}
+				if first || x > xmax {
+					xmax = x
+				}
+				first = false
+			}
+		}
+	}
+	if xmax <= xmin {
+		xmax = xmin + 1
+	}
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			ymax = max(ymax, finite(p.Y))
+		}
+	}
+	top := NiceCeil(ymax)
+	// The series' legend takes a row above the plot.
+	x0, x1, y0, y1 := left, float64(w)-right, float64(h)-bottom, topM+legendRow
+	px := func(x float64) float64 { return x0 + (min(max(finite(x), xmin), xmax)-xmin)/(xmax-xmin)*(x1-x0) }
+	py := func(y float64) float64 { return y0 - min(max(finite(y), 0), top)/top*(y0-y1) }
+
+	var b strings.Builder
+	open(&b, c.ID, c.Title, c.Desc, w, h)
+	b.WriteString(`<line x1="` + ff(x0) + `" y1="` + ff(y0) + `" x2="` + ff(x1) + `" y2="` + ff(y0) + `" stroke="#767676"/>`)
+	b.WriteString(`<line x1="` + ff(x0) + `" y1="` + ff(y0) + `" x2="` + ff(x0) + `" y2="` + ff(y1) + `" stroke="#767676"/>`)
+	b.WriteString(`<line x1="` + ff(x0) + `" y1="` + ff(y1) + `" x2="` + ff(x1) + `" y2="` + ff(y1) + `" stroke="#e0e0e0"/>`)
+	text(&b, x0-6, y0+4, "end", f(0))
+	text(&b, x0-6, y1+4, "end", f(top))
+	text(&b, x0, float64(h)-14, "start", c.XLabels[0])
+	text(&b, x1, float64(h)-14, "end", c.XLabels[1])
+	lx := x0
+	for i, s := range c.Series {
+		dash := ""
+		if s.Dashed {
+			dash = ` stroke-dasharray="6 4"`
+		}
+		if len(s.Points) == 1 {
+			b.WriteString(`<circle class="key s` + strconv.Itoa(i) + `" cx="` + ff(lx+12) + `" cy="` + ff(topM-4) + `" r="5" fill="` + esc(s.Colour) + `"/>`)
+		} else {
+			b.WriteString(`<line class="key s` + strconv.Itoa(i) + `" x1="` + ff(lx) + `" y1="` + ff(topM-4) + `" x2="` + ff(lx+24) + `" y2="` + ff(topM-4) + `" stroke="` + esc(s.Colour) + `" stroke-width="2"` + dash + `/>`)
+		}
+		text(&b, lx+30, topM, "start", s.Label)
+		lx += 40 + 7*float64(len([]rune(s.Label)))
+	}
+	points := 0
+	for i, s := range c.Series {
+		if len(s.Points) == 0 {
+			continue
+		}
+		points += len(s.Points)
+		var d strings.Builder
+		for j, p := range s.Points {
+			if j == 0 {
+				d.WriteString("M")
+			} else {
+				d.WriteString("L")
+			}
+			d.WriteString(ff(px(p.X)) + " " + ff(py(p.Y)))
+		}
+		dash := ""
+		if s.Dashed {
+			dash = ` stroke-dasharray="6 4"`
+		}
+		b.WriteString(`<path class="series s` + strconv.Itoa(i) + `" d="` + d.String() + `" fill="none" stroke="` + esc(s.Colour) + `" stroke-width="2"` + dash + `/>`)
+		last := s.Points[len(s.Points)-1]
+		r := "3"
+		if len(s.Points) == 1 {
+			r = "5" // a lone value: a dot that can be seen
+		}
+		b.WriteString(`<circle cx="` + ff(px(last.X)) + `" cy="` + ff(py(last.Y)) + `" r="` + r + `" fill="` + esc(s.Colour) + `"/>`)
+	}
+	if c.Marker != nil {
+		mx := px(*c.Marker)
+		b.WriteString(`<line class="marker" x1="` + ff(mx) + `" y1="` + ff(y0) + `" x2="` + ff(mx) + `" y2="` + ff(y1) + `" stroke="#555555" stroke-dasharray="2 3"/>`)
+		text(&b, mx, y1-4, "middle", c.MarkerLabel)
+	}
+	if points == 0 && c.EmptyText != "" {
+		text(&b, (x0+x1)/2, (y0+y1)/2, "middle", c.EmptyText)
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String()) // every text above is escaped
+}
+
+// Segment is one part of a stacked bar.
+type Segment struct {
+	Label string
+	Value float64
+}
+
+// Bar is one row of a stacked bar chart.
+type Bar struct {
+	Label    string
+	Segments []Segment // in the order of the chart's Keys
+}
+
+// Stacked is a horizontal stacked bar chart: one bar per category, one colour and one
+// pattern per key, so that the keys are told apart without colour.
+type Stacked struct {
+	ID, Title, Desc string
+	Keys            []string // the segments' names, in order
+	Colours         []string // one per key
+	Bars            []Bar
+	Format          Format
+	Width           int // 0: 640
+	EmptyText       string
+}
+
+// patterns are drawn over the colours, one per key in turn, so that neighbouring
+// segments differ by more than their colour.
+var patterns = []string{"", `<path d="M0 6L6 0" stroke="#000" stroke-opacity=".45" stroke-width="1.5"/>`,
+	`<circle cx="3" cy="3" r="1.3" fill="#000" fill-opacity=".45"/>`, `<path d="M0 3H6" stroke="#fff" stroke-opacity=".8" stroke-width="1.5"/>`,
+	`<path d="M0 0L6 6" stroke="#fff" stroke-opacity=".8" stroke-width="1.5"/>`}
+
+// SVG draws the chart.
+func (c Stacked) SVG() template.HTML {
+	w := c.Width
+	if w <= 0 {
+		w = defaultW
+	}
+	const rowH, barH, legendH = 22.0, 14.0, 22.0
+	lft := 46.0
+	h := int(topM + legendH*float64((len(c.Keys)+2)/3) + rowH*float64(max(len(c.Bars), 1)) + bottom)
+	f := c.Format
+	if f == nil {
+		f = func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	}
+	total := 0.0
+	for _, br := range c.Bars {
+		t := 0.0
+		for _, s := range br.Segments {
+			t += max(finite(s.Value), 0)
+		}
+		total = max(total, t)
+	}
+	top := NiceCeil(total)
+	x1 := float64(w) - right
+	px := func(v float64) float64 { return max(finite(v), 0) / top * (x1 - lft) }
+
+	var b strings.Builder
+	open(&b, c.ID, c.Title, c.Desc, w, h)
+	b.WriteString(`<defs>`)
+	for i := range c.Keys {
+		b.WriteString(`<pattern id="` + esc(c.ID) + `-k` + strconv.Itoa(i) + `" width="6" height="6" patternUnits="userSpaceOnUse">`)
+		b.WriteString(`<rect width="6" height="6" fill="` + esc(colour(c.Colours, i)) + `"/>` + patterns[i%len(patterns)] + `</pattern>`)
+	}
+	b.WriteString(`</defs>`)
+	// The legend: swatch (colour and pattern) and name of each key.
+	y := topM
+	for i, k := range c.Keys {
+		x := lft + float64(i%3)*(x1-lft)/3
+		if i > 0 && i%3 == 0 {
+			y += legendH
+		}
+		b.WriteString(`<rect x="` + ff(x) + `" y="` + ff(y-10) + `" width="14" height="12" fill="url(#` + esc(c.ID) + `-k` + strconv.Itoa(i) + `)" stroke="#555"/>`)
+		text(&b, x+18, y, "start", k)
+	}
+	y += legendH
+	for _, br := range c.Bars {
+		text(&b, lft-6, y+barH-3, "end", br.Label)
+		x := lft
+		for i, s := range br.Segments {
+			wd := px(s.Value)
+			if wd <= 0 {
+				continue
+			}
+			b.WriteString(`<rect x="` + ff(x) + `" y="` + ff(y) + `" width="` + ff(wd) + `" height="` + ff(barH) + `" fill="url(#` + esc(c.ID) + `-k` + strconv.Itoa(i) + `)" stroke="#ffffff" stroke-width=".5"><title>` +
+				esc(br.Label+" — "+s.Label+": "+f(s.Value)) + `</title></rect>`)
+			x += wd
+		}
+		y += rowH
+	}
+	if len(c.Bars) == 0 && c.EmptyText != "" {
+		text(&b, (lft+x1)/2, y+barH-3, "middle", c.EmptyText)
+		y += rowH
+	}
+	b.WriteString(`<line x1="` + ff(lft) + `" y1="` + ff(y) + `" x2="` + ff(x1) + `" y2="` + ff(y) + `" stroke="#767676"/>`)
+	text(&b, lft, y+16, "start", f(0))
+	text(&b, x1, y+16, "end", f(top))
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String()) // every text above is escaped
+}
+
+func colour(cs []string, i int) string {
+	if i < len(cs) {
+		return cs[i]
+	}
+	return "#767676"
+}
