@@ -302,18 +302,9 @@ func pledgeTypesChart(l *i18n.Locale, p *report.Pool, states []report.PoolState)
 // meaning, and the source with its links.
 type factView struct{ Certainty, Title, Source string }
 
-// certainties are the meanings of the certainty tags (the footer's legend).
-var certainties = map[string]string{
-	"V": msg("V: legal text"), "S": msg("S: press or relayed official material"),
-	"U": msg("U: unattributed"), "M": msg("M: modelled"),
-}
-
 func factOf(l *i18n.Locale, f report.Fact) factView {
-	t := f.Certainty
-	if m, ok := certainties[f.Certainty]; ok {
-		t = l.T(m)
-	}
-	return factView{Certainty: f.Certainty, Title: t, Source: f.Source}
+	// One meaning per tag on every page: tagText, as the case pages say it.
+	return factView{Certainty: f.Certainty, Title: l.T(tagText(solidarity.Certainty(f.Certainty))), Source: f.Source}
 }
 
 func columnLabel(key string) string {

@@ -382,12 +382,12 @@ func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == solidarity.EINTERNAL {
 		s.Logger.Error("internal error", slog.String("path", r.URL.Path), slog.Any("err", err))
 	}
-	title := "Error"
+	title := msg("Error")
 	switch code {
 	case solidarity.EUNAUTHORIZED:
-		title = "Not allowed"
+		title = msg("Not allowed")
 	case solidarity.ENOTFOUND:
-		title = "Not found"
+		title = msg("Not found")
 	}
 	s.render(w, r, HTTPStatus(code), "error.html", errorPage{base: s.base(r, title), Message: solidarity.ErrorMessage(err), Code: code})
 }
