@@ -185,3 +185,23 @@ func deliveredPaced(t solidarity.Totals, offsets int64, eurPerRelocation solidar
 	}
 	return u
 }
+
+// DailyTotals returns state m's delivery totals in cycle year per UTC day of
+// recording, oldest first: the published figures behind the state page's
+// delivered-over-time chart. Anyone may read them (solidarity.ReadPublished).
+func (s *Service) DailyTotals(ctx context.Context, year int, m solidarity.MemberState) ([]solidarity.DayTotals, error) {
+	if err := authorize(ctx, solidarity.ReadPublished, ""); err != nil {
+		return nil, err
+	}
+	p, err := s.Store.AllTotals(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []solidarity.DayTotals
+	for _, d := range p.Daily {
+		if d.Cycle == year && d.State == m {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}

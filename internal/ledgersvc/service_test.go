@@ -417,3 +417,30 @@ func TestUsersAndCredentials(t *testing.T) {
 		t.Fatalf("a token used as a session: %v", err)
 	}
 }
+
+// TestDailyTotals: a state's deliveries per day of recording, in its cycle only,
+// readable by the public.
+func TestDailyTotals(t *testing.T) {
+	f := newFixture(t)
+	de := as(officerDE)
+	f.svc.Pledge(de, 2027, "DE", solidarity.PledgePayload{Type: solidarity.RelocationApplicants, Relocations: 1000}, "")
+	f.now = time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
+	f.svc.Deliver(de, 2027, "DE", solidarity.RelocationDelivered, solidarity.DeliveryPayload{Relocations: 10}, "")
+	f.svc.Deliver(de, 2027, "DE", solidarity.RelocationDelivered, solidarity.DeliveryPayload{Relocations: 5}, "")
+	f.now = time.Date(2027, 3, 4, 9, 0, 0, 0, time.UTC)
+	f.svc.Deliver(de, 2027, "DE", solidarity.RelocationDelivered, solidarity.DeliveryPayload{Relocations: 7}, "")
+	days, err := f.svc.DailyTotals(context.Background(), 2027, "DE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range days {
+		got = append(got, fmt.Sprintf("%s:%d", d.Day, d.Delivered.Of(solidarity.RelocationDelivered)))
+	}
+	if want := "[2027-03-01:15 2027-03-04:7]"; fmt.Sprint(got) != want {
+		t.Fatalf("DE's days %v, want %s", got, want)
+	}
+	if days, err := f.svc.DailyTotals(context.Background(), 2027, "FR"); err != nil || len(days) != 0 {
+		t.Fatalf("FR: %v %v, want none", days, err)
+	}
+}

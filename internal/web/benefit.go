@@ -120,19 +120,14 @@ type dayPoint struct {
 }
 
 // deliveredOverTime reads state m's relocation deliveries per UTC day of a cycle.
-// TODO(lead): read through a ledgersvc method (published figures) instead of the
-// store's projection.
 func (s *Server) deliveredOverTime(ctx context.Context, year int, m solidarity.MemberState) ([]dayPoint, error) {
-	p, err := s.ledger.Store.AllTotals(ctx)
+	days, err := s.ledger.DailyTotals(ctx, year, m)
 	if err != nil {
 		return nil, err
 	}
 	var out []dayPoint
 	var total int64
-	for _, d := range p.Daily {
-		if d.Cycle != year || d.State != m {
-			continue
-		}
+	for _, d := range days {
 		n := d.Delivered.Of(solidarity.RelocationDelivered)
 		if n == 0 {
 			continue
