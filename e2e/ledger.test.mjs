@@ -176,7 +176,7 @@ test('an officer pledges and delivers for its own state; another state\'s office
   await goto(page, `${POOL}/states/FR`);
   assert.equal(await page.locator('#pledge-form').count(), 1, 'FR\'s officer has no form on FR\'s page');
   await submit(page, 'pledge-form', { type: 'relocation-applicants', amount: '1500' }, `${POOL}/states/FR`);
-  assert.match(await text(page, '#pledged'), /1500 relocations of applicants/);
+  assert.match(await text(page, '#pledged'), /1,500 relocations of applicants/);
   await goto(page, DE_PAGE);
   assert.equal(await page.locator('#pledge-form').count(), 0, 'FR\'s officer sees DE\'s pledge form');
   assert.equal(await page.locator('#delivery-form').count(), 0, 'FR\'s officer sees DE\'s delivery form');
