@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"solidarity/internal/i18n"
 )
 
 // TestLanguage: the page's language is the user's choice (the cookie the switcher
@@ -64,5 +66,36 @@ func TestLanguage(t *testing.T) {
 				t.Errorf("GET %s: cookies %v, want lang=de HttpOnly", c.target, ck)
 			}
 		}
+	}
+}
+
+// TestDashboardInGerman: Accept-Language: de gives the dashboard in German: lang="de",
+// the headings from the German catalogue, and numbers with German digit groups (the
+// 2026 reference number, 21 000, as 21.000).
+func TestDashboardInGerman(t *testing.T) {
+	s := mustServer(t)
+	req := httptest.NewRequest("GET", "/pool/2026", nil)
+	req.Header.Set("Accept-Language", "de-DE,de;q=0.9")
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	body := rec.Body.String()
+	if rec.Code != 200 || !strings.Contains(body, `<html lang="de">`) {
+		t.Fatalf("%d, want 200 and <html lang=\"de\">", rec.Code)
+	}
+	de := i18n.New("de")
+	for _, en := range []string{"Fair shares and pledges", "Map", "Pledges by type"} {
+		got := de.T(en)
+		if got == en {
+			t.Errorf("the German catalogue does not translate %q", en)
+		}
+		if !strings.Contains(body, `>`+got+`</h2>`) {
+			t.Errorf("the German dashboard has no heading %q (%q)", got, en)
+		}
+	}
+	if !strings.Contains(body, "21.000") || strings.Contains(body, "21,000") {
+		t.Error("the German dashboard does not write 21 000 as 21.000")
+	}
+	if !strings.Contains(body, `id="unreviewed"`) {
+		t.Error("the German page does not say its translation is unreviewed")
 	}
 }
