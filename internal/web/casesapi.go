@@ -3,9 +3,11 @@ package web
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -591,12 +593,84 @@ func (s *Server) handleDeadlines(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	rows, err := s.cases.Deadlines(r.Context(), within, m, limit)
+	var after *dueKey
+	if c := r.URL.Query().Get("cursor"); c != "" {
+		k, err := decodeCursor("deadlines", c)
+		if err != nil {
+			s.apiError(w, r, err)
+			return
+		}
+		if after, err = parseDueKey(k); err != nil {
+			s.apiError(w, r, badCursor("deadlines"))
+			return
+		}
+	}
+	// The rows are computed from the cases, not stored: every page computes the view
+	// (at most MaxCaseLimit rows) and cuts its page after the cursor's row, in the
+	// view's order (end of the limit, then case, then limit), which is total.
+	rows, err := s.cases.Deadlines(r.Context(), within, m, solidarity.MaxCaseLimit)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"deadlines": rows})
+	slices.SortStableFunc(rows, func(a, b casesvc.DueRow) int { return keyOfDue(a).compare(keyOfDue(b)) })
+	start := 0
+	if after != nil {
+		start, _ = slices.BinarySearchFunc(rows, *after, func(row casesvc.DueRow, k dueKey) int {
+			if c := keyOfDue(row).compare(k); c != 0 {
+				return c
+			}
+			return -1 // the cursor's own row is before the page
+		})
+	}
+	page := rows[start:min(start+limit, len(rows))]
+	var next *string
+	if start+len(page) < len(rows) {
+		c := encodeCursor("deadlines", keyOfDue(page[len(page)-1]).String())
+		next = &c
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"deadlines": page, "next_cursor": next, "total": len(rows)})
+}
+
+// dueKey orders the deadline view: when the limit ends, then the case, then the limit.
+type dueKey struct {
+	end          time.Time
+	case_, limit string
+}
+
+func keyOfDue(r casesvc.DueRow) dueKey {
+	end := r.Due.Due
+	if !r.Due.Hours {
+		end = end.AddDate(0, 0, 1) // a limit in days ends with its last day
+	}
+	return dueKey{end: end, case_: string(r.Case), limit: r.Due.Limit}
+}
+
+func (k dueKey) compare(o dueKey) int {
+	if c := k.end.Compare(o.end); c != 0 {
+		return c
+	}
+	if c := strings.Compare(k.case_, o.case_); c != 0 {
+		return c
+	}
+	return strings.Compare(k.limit, o.limit)
+}
+
+// String is the cursor's key: the end in Unix nanoseconds, the case and the limit.
+func (k dueKey) String() string {
+	return strconv.FormatInt(k.end.UnixNano(), 10) + "|" + k.case_ + "|" + k.limit
+}
+
+func parseDueKey(s string) (*dueKey, error) {
+	parts := strings.SplitN(s, "|", 3)
+	if len(parts) != 3 || parts[1] == "" || parts[2] == "" {
+		return nil, errors.New("bad key")
+	}
+	n, err := strconv.ParseInt(parts[0], 10, 64)
+	if err != nil {
+		return nil, err
+	}
+	return &dueKey{end: time.Unix(0, n).UTC(), case_: parts[1], limit: parts[2]}, nil
 }
 
 // ApplyRequest is the optional body of POST /api/v1/deadlines/apply: the consequences

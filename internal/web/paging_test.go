@@ -302,3 +302,55 @@ func TestArrivalsCursor(t *testing.T) {
 		t.Errorf("bad arrival cursor: %d %s", res.StatusCode, body)
 	}
 }
+
+type deadlinePage struct {
+	Deadlines []struct {
+		Case string `json:"case"`
+		Due  struct {
+			Limit string `json:"limit"`
+		} `json:"due"`
+	} `json:"deadlines"`
+	NextCursor *string `json:"next_cursor"`
+	Total      int64   `json:"total"`
+}
+
+// TestDeadlinesCursor: the deadline view pages like the other lists; the walk lists
+// each (case, limit) of the whole view once, in its order.
+func TestDeadlinesCursor(t *testing.T) {
+	f := newFixture(t, fixtureOpts{cases: true})
+	res, body := f.do(req{method: "GET", path: "/api/v1/deadlines?within=30d", as: "coord"})
+	var all deadlinePage
+	if res.StatusCode != 200 || json.Unmarshal([]byte(body), &all) != nil {
+		t.Fatalf("%d %s", res.StatusCode, body)
+	}
+	if len(all.Deadlines) < 2 || all.NextCursor != nil || all.Total != int64(len(all.Deadlines)) {
+		t.Fatalf("one page: %d rows, total %d, next %v: want every row, no next page", len(all.Deadlines), all.Total, all.NextCursor)
+	}
+	var walked []string
+	rows := func(p *deadlinePage) []int64 {
+		for _, d := range p.Deadlines {
+			walked = append(walked, d.Case+"/"+d.Due.Limit)
+		}
+		return make([]int64, len(p.Deadlines))
+	}
+	_, totals := walk(t, f, "coord", "/api/v1/deadlines?within=30d&limit=1", rows,
+		func(p *deadlinePage) *string { return p.NextCursor }, func(p *deadlinePage) int64 { return p.Total })
+	var want []string
+	for _, d := range all.Deadlines {
+		want = append(want, d.Case+"/"+d.Due.Limit)
+	}
+	if fmt.Sprint(walked) != fmt.Sprint(want) {
+		t.Fatalf("walked %v, want %v", walked, want)
+	}
+	for _, tot := range totals {
+		if tot != all.Total {
+			t.Fatalf("totals %v, want %d on every page", totals, all.Total)
+		}
+	}
+	for _, c := range []string{"x", base64.RawURLEncoding.EncodeToString([]byte("deadlines:nope")), base64.RawURLEncoding.EncodeToString([]byte("cases:C-1"))} {
+		path := "/api/v1/deadlines?cursor=" + url.QueryEscape(c)
+		if res, body := f.do(req{method: "GET", path: path, as: "coord"}); res.StatusCode != http.StatusBadRequest || !strings.Contains(body, `"field": "cursor"`) {
+			t.Errorf("%s: %d %s", path, res.StatusCode, body)
+		}
+	}
+}
