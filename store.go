@@ -89,8 +89,9 @@ type Store interface {
 	CredentialUser(ctx context.Context, kind, hash string, now time.Time) (*User, *Credential, error)
 	// TouchSession moves a session's IdleUntil forward (never past its Expires).
 	TouchSession(ctx context.Context, hash string, idleUntil time.Time) error
-	// AdminLog lists the admin log, latest first, at most limit (1 to 1000; 0: 100).
-	AdminLog(ctx context.Context, limit int) ([]*AdminEvent, error)
+	// AdminLog lists the admin log, latest first, at most limit (1 to 1000; 0: 100),
+	// from the event before seq before on (0: from the latest).
+	AdminLog(ctx context.Context, before int64, limit int) ([]*AdminEvent, error)
 	// ProbeWrite commits a small write (one row of its own), for /readyz: it fails
 	// when writes would (a full disk, a read-only database).
 	ProbeWrite(ctx context.Context) error

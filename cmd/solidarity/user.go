@@ -260,7 +260,7 @@ func runUserLog(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer db.close()
-	evs, err := db.ledger.AdminLog(db.ctx, *limit)
+	evs, err := db.ledger.AdminLog(db.ctx, 0, *limit)
 	if err != nil {
 		return err
 	}

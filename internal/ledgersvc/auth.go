@@ -333,11 +333,11 @@ func (s *Service) ResetPassword(ctx context.Context, name, password string) (str
 }
 
 // AdminLog lists who changed which account, latest first (coordinators and auditors).
-func (s *Service) AdminLog(ctx context.Context, limit int) ([]*solidarity.AdminEvent, error) {
+func (s *Service) AdminLog(ctx context.Context, before int64, limit int) ([]*solidarity.AdminEvent, error) {
 	if err := authorize(ctx, solidarity.ReadAdminLog, ""); err != nil {
 		return nil, err
 	}
-	return s.Store.AdminLog(ctx, limit)
+	return s.Store.AdminLog(ctx, before, limit)
 }
 
 // Authenticate returns the user of a token or session secret: not expired, not idle

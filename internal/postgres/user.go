@@ -331,9 +331,9 @@ func (s *Store) RevokeToken(ctx context.Context, id string, ev solidarity.AdminE
 }
 
 // AdminLog implements solidarity.Store.
-func (s *Store) AdminLog(ctx context.Context, limit int) ([]*solidarity.AdminEvent, error) {
+func (s *Store) AdminLog(ctx context.Context, before int64, limit int) ([]*solidarity.AdminEvent, error) {
 	limit = solidarity.ClampPageLimit(limit)
-	rows, err := s.pool.Query(ctx, `SELECT seq, at, actor, action, user_name, detail FROM admin_log ORDER BY seq DESC LIMIT $1`, limit)
+	rows, err := s.pool.Query(ctx, `SELECT seq, at, actor, action, user_name, detail FROM admin_log WHERE $1 <= 0 OR seq < $1 ORDER BY seq DESC LIMIT $2`, before, limit)
 	if err != nil {
 		return nil, internal("admin log", err)
 	}

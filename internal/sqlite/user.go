@@ -344,9 +344,9 @@ func (s *Store) RevokeToken(ctx context.Context, id string, ev solidarity.AdminE
 }
 
 // AdminLog implements solidarity.Store.
-func (s *Store) AdminLog(ctx context.Context, limit int) ([]*solidarity.AdminEvent, error) {
+func (s *Store) AdminLog(ctx context.Context, before int64, limit int) ([]*solidarity.AdminEvent, error) {
 	limit = solidarity.ClampPageLimit(limit)
-	rows, err := s.read.QueryContext(ctx, `SELECT seq, at, actor, action, user_name, detail FROM admin_log ORDER BY seq DESC LIMIT ?`, limit)
+	rows, err := s.read.QueryContext(ctx, `SELECT seq, at, actor, action, user_name, detail FROM admin_log WHERE ? <= 0 OR seq < ? ORDER BY seq DESC LIMIT ?`, before, before, limit)
 	if err != nil {
 		return nil, internal("admin log", err)
 	}

@@ -281,7 +281,7 @@ func (a *accounts) tokens(t *testing.T) {
 // it.
 func (a *accounts) adminLog(t *testing.T) {
 	s, ctx := a.s, a.ctx
-	log, err := s.AdminLog(ctx, 0)
+	log, err := s.AdminLog(ctx, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,8 +296,33 @@ func (a *accounts) adminLog(t *testing.T) {
 	if got := strings.Join(lines, "|"); got != want {
 		t.Fatalf("admin log, latest first:\n %s\nwant\n %s", got, want)
 	}
-	if l, err := s.AdminLog(ctx, 2); err != nil || len(l) != 2 || l[0].Action != solidarity.AdminTokenRevoke {
+	if l, err := s.AdminLog(ctx, 0, 2); err != nil || len(l) != 2 || l[0].Action != solidarity.AdminTokenRevoke {
 		t.Fatalf("AdminLog(2) = %v, %v", l, err)
+	}
+	// Paged from before a sequence number: the events older than it, latest first,
+	// and together the pages are the whole log.
+	var paged []int64
+	for before := int64(0); ; {
+		l, err := s.AdminLog(ctx, before, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l) == 0 {
+			break
+		}
+		if before > 0 && l[0].Seq >= before {
+			t.Fatalf("AdminLog(before %d) gave %d", before, l[0].Seq)
+		}
+		paged = append(paged, l[0].Seq)
+		before = l[0].Seq
+	}
+	if len(paged) != len(log) {
+		t.Fatalf("paged one at a time: %v, want the %d events", paged, len(log))
+	}
+	for i, ev := range log {
+		if paged[i] != ev.Seq {
+			t.Fatalf("paged %v, the log %v", paged, log)
+		}
 	}
 }
 

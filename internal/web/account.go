@@ -182,7 +182,7 @@ func (s *Server) renderUsers(w http.ResponseWriter, r *http.Request, msg, passwo
 		s.pageServiceError(w, r, err)
 		return
 	}
-	log, err := s.ledger.AdminLog(r.Context(), 50)
+	log, err := s.ledger.AdminLog(r.Context(), 0, 50)
 	if err != nil {
 		s.pageServiceError(w, r, err)
 		return
@@ -237,10 +237,15 @@ func (s *Server) handleTokens(w http.ResponseWriter, r *http.Request) {
 		s.serviceError(w, r, err)
 		return
 	}
-	if toks == nil {
-		toks = []*solidarity.Token{}
+	page, next, total, err := pageSlice(r, "tokens", toks, func(t *solidarity.Token) string { return t.ID })
+	if err != nil {
+		s.apiError(w, r, err)
+		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"tokens": toks})
+	if page == nil {
+		page = []*solidarity.Token{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tokens": page, "next_cursor": next, "total": total})
 }
 
 func (s *Server) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
@@ -317,24 +322,40 @@ func (s *Server) handleChangePassword(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleAdminLog(w http.ResponseWriter, r *http.Request) {
-	limit := 0
-	if v := r.URL.Query().Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 1000 {
-			s.apiError(w, r, &solidarity.Error{Code: solidarity.EINVALID, Field: "limit", Message: "limit is 1 to 1000"})
+	limit, err := queryLimit(r, solidarity.DefaultPageLimit, solidarity.MaxPageLimit)
+	if err != nil {
+		s.apiError(w, r, err)
+		return
+	}
+	var before int64
+	if c := r.URL.Query().Get("cursor"); c != "" {
+		if before, err = seqCursor("admin-log", c); err != nil {
+			s.apiError(w, r, err)
 			return
 		}
-		limit = n
 	}
-	evs, err := s.ledger.AdminLog(r.Context(), limit)
+	evs, err := s.ledger.AdminLog(r.Context(), before, limit)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}
+	var next *string
+	if len(evs) == limit { // a full page: is there an older event? (no count needed)
+		last := evs[limit-1].Seq
+		more, err := s.ledger.AdminLog(r.Context(), last, 1)
+		if err != nil {
+			s.serviceError(w, r, err)
+			return
+		}
+		if len(more) > 0 {
+			c := seqCursorText("admin-log", last)
+			next = &c
+		}
+	}
 	if evs == nil {
 		evs = []*solidarity.AdminEvent{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"events": evs})
+	writeJSON(w, http.StatusOK, map[string]any{"events": evs, "next_cursor": next})
 }
 
 // parseTTL reads a token lifetime: a Go duration ("720h") or a number of days ("90d").

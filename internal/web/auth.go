@@ -360,8 +360,13 @@ func (s *Server) handleUsers(w http.ResponseWriter, r *http.Request) {
 		s.serviceError(w, r, err)
 		return
 	}
-	if us == nil {
-		us = []*solidarity.User{}
+	page, next, total, err := pageSlice(r, "users", us, func(u *solidarity.User) string { return u.Name })
+	if err != nil {
+		s.apiError(w, r, err)
+		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"users": us})
+	if page == nil {
+		page = []*solidarity.User{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"users": page, "next_cursor": next, "total": total})
 }

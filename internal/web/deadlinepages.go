@@ -69,7 +69,7 @@ var deadlineSorts = []deadlineSort{
 	{"due", msg("Due"), func(a, b casesvc.DueRow) int { return a.Due.Due.Compare(b.Due.Due) }},
 	{"case", msg("Case"), func(a, b casesvc.DueRow) int { return cmp.Compare(a.Case, b.Case) }},
 	{"limit", msg("Time limit"), func(a, b casesvc.DueRow) int { return cmp.Compare(a.Due.Title, b.Due.Title) }},
-	{"state", msg("State"), func(a, b casesvc.DueRow) int { return cmp.Compare(a.State, b.State) }},
+	{"state", msg("Case state"), func(a, b casesvc.DueRow) int { return cmp.Compare(a.State, b.State) }},
 }
 
 // dueIn says how far a time limit is from now: "N days overdue" or "due in N days"

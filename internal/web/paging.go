@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -105,4 +106,35 @@ func queryDays(r *http.Request) (from, to time.Time, err error) {
 		return from, to, &solidarity.Error{Code: solidarity.EINVALID, Field: "from", Message: "from must be before to"}
 	}
 	return from, to, nil
+}
+
+// pageSlice pages a short list the service returns whole (users, tokens): sorted by
+// key, the rows after the cursor's key, at most ?limit= (1 to 1000, default 100), the
+// cursor of the next page (nil on the last) and the list's length as its total.
+func pageSlice[T any](r *http.Request, list string, items []T, key func(T) string) ([]T, *string, int, error) {
+	limit, err := queryLimit(r, solidarity.DefaultPageLimit, solidarity.MaxPageLimit)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	slices.SortFunc(items, func(a, b T) int { return strings.Compare(key(a), key(b)) })
+	start := 0
+	if c := r.URL.Query().Get("cursor"); c != "" {
+		after, err := decodeCursor(list, c)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		start, _ = slices.BinarySearchFunc(items, after, func(it T, k string) int {
+			if c := strings.Compare(key(it), k); c != 0 {
+				return c
+			}
+			return -1 // the cursor's own row is on the page before
+		})
+	}
+	page := items[start:min(start+limit, len(items))]
+	var next *string
+	if start+len(page) < len(items) {
+		c := encodeCursor(list, key(page[len(page)-1]))
+		next = &c
+	}
+	return page, next, len(items), nil
 }

@@ -354,3 +354,66 @@ func TestDeadlinesCursor(t *testing.T) {
 		}
 	}
 }
+
+type userPage struct {
+	Users []struct {
+		Name string `json:"name"`
+	} `json:"users"`
+	NextCursor *string `json:"next_cursor"`
+	Total      int64   `json:"total"`
+}
+
+type adminPage struct {
+	Events []struct {
+		Seq int64 `json:"seq"`
+	} `json:"events"`
+	NextCursor *string `json:"next_cursor"`
+}
+
+// TestAccountListsCursor: the users and the admin log page like the other lists; a
+// walk one row a page lists each once, in order.
+func TestAccountListsCursor(t *testing.T) {
+	f := newFixture(t, fixtureOpts{})
+	var names []string
+	_, totals := walk(t, f, "coord", "/api/v1/users?limit=1", func(p *userPage) []int64 {
+		for _, u := range p.Users {
+			names = append(names, u.Name)
+		}
+		return make([]int64, len(p.Users))
+	}, func(p *userPage) *string { return p.NextCursor }, func(p *userPage) int64 { return p.Total })
+	if len(names) < 3 || int64(len(names)) != totals[0] {
+		t.Fatalf("users walked %v, totals %v", names, totals)
+	}
+	for i := 1; i < len(names); i++ {
+		if names[i] <= names[i-1] {
+			t.Fatalf("users not by name: %v", names)
+		}
+	}
+	// The admin log: add accounts so that it has lines, then walk it two a page.
+	for i := range 5 {
+		body := fmt.Sprintf(`{"name": "walker-%d", "role": "auditor", "password": "a long enough passphrase %d"}`, i, i)
+		if res, b := f.do(req{method: "POST", path: "/api/v1/users", as: "coord", body: body}); res.StatusCode != 201 && res.StatusCode != 200 {
+			t.Fatalf("add user: %d %s", res.StatusCode, b)
+		}
+	}
+	seqs, _ := walk(t, f, "coord", "/api/v1/admin-log?limit=2", func(p *adminPage) []int64 {
+		var out []int64
+		for _, e := range p.Events {
+			out = append(out, e.Seq)
+		}
+		return out
+	}, func(p *adminPage) *string { return p.NextCursor }, func(*adminPage) int64 { return 0 })
+	if len(seqs) < 5 {
+		t.Fatalf("admin log walked %v, want at least the 5 additions", seqs)
+	}
+	for i := 1; i < len(seqs); i++ {
+		if seqs[i] >= seqs[i-1] {
+			t.Fatalf("admin log not latest first: %v", seqs)
+		}
+	}
+	if res, body := f.do(req{method: "GET", path: "/api/v1/users?cursor=" + url.QueryEscape(encode("admin-log:1")), as: "coord"}); res.StatusCode != http.StatusBadRequest || !strings.Contains(body, `"field": "cursor"`) {
+		t.Errorf("a log cursor for the users: %d %s", res.StatusCode, body)
+	}
+}
+
+func encode(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
