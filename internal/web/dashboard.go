@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"solidarity"
 	"solidarity/internal/i18n"
@@ -317,19 +316,6 @@ func columnLabel(key string) string {
 }
 
 func init() {
-	funcs["join"] = func(s []string) string { return strings.Join(s, ", ") }
-	funcs["factOf"] = func(l *i18n.Locale, f any) factView {
-		switch f := f.(type) {
-		case report.Fact:
-			return factOf(l, f)
-		case *report.Fact:
-			if f != nil {
-				return factOf(l, *f)
-			}
-		}
-		return factView{}
-	}
-	funcs["columnLabel"] = columnLabel
 	// The status tags, Art. 63(2)'s answers and the other words of the pool shown as
 	// they are in the JSON are messages of the page.
 	messageSources = append(messageSources, func() []string {
@@ -346,12 +332,15 @@ func init() {
 	})
 }
 
-func init() {
-	funcs["numPtr"] = func(n report.Num) *report.Num { return &n }
-}
-
-func init() {
-	// instant reads an RFC 3339 time of the report (the balances' as-of) for $.L.DateTime;
-	// the zero time ("—") when it is not one.
-	funcs["instant"] = func(s string) time.Time { t, _ := time.Parse(time.RFC3339, s); return t }
+// factOfAny is factOf for the template, which may hold a fact or a pointer to one.
+func factOfAny(l *i18n.Locale, f any) factView {
+	switch f := f.(type) {
+	case report.Fact:
+		return factOf(l, f)
+	case *report.Fact:
+		if f != nil {
+			return factOf(l, *f)
+		}
+	}
+	return factView{}
 }
