@@ -148,11 +148,11 @@ func (s *Server) mapView(p *report.Pool, v view, l *i18n.Locale) (*mapView, erro
 	fills := patterned(mode, mv.Legend)
 
 	for _, c := range s.europe.Countries {
-		rg := region{State: string(c.State), Name: c.Name, Path: c.Path, Member: c.Member, Class: "region neighbour", Fill: "#e6e6e6"}
+		rg := region{State: string(c.State), Name: l.T(c.Name), Path: c.Path, Member: c.Member, Class: "region neighbour", Fill: "#e6e6e6"}
 		if c.Member {
 			rg.Class = "region member nonparticipating"
 			rg.Fill = "#cccccc"
-			rg.Title = l.T("%s: not in the participating set", c.Name)
+			rg.Title = l.T("%s: not in the participating set", l.T(c.Name))
 			st, ok := p.State(string(c.State))
 			if ok {
 				rg.Participates = true
@@ -164,7 +164,7 @@ func (s *Server) mapView(p *report.Pool, v view, l *i18n.Locale) (*mapView, erro
 				if f, ok := fills[colour]; ok {
 					rg.Fill = f
 				}
-				rg.Title = l.T("%s: %s", st.Name, rg.Value)
+				rg.Title = l.T("%s: %s", l.T(st.Name), rg.Value)
 			}
 		}
 		mv.Regions = append(mv.Regions, rg)

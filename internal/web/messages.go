@@ -2,6 +2,7 @@ package web
 
 import (
 	"slices"
+	"solidarity/apportion"
 	"text/template/parse"
 
 	"solidarity"
@@ -22,6 +23,20 @@ func msg(s string) string { return s }
 
 // messageSources are the tables whose entries are messages.
 var messageSources = []func() []string{
+	func() []string { // the apportionment methods' promises, under the dashboard's table
+		var out []string
+		for _, m := range apportion.Methods() {
+			out = append(out, m.Describe())
+		}
+		return out
+	},
+	func() []string { // the Member States' names (the map, the tables, the state pages)
+		var out []string
+		for _, m := range solidarity.MemberStates() {
+			out = append(out, m.Name())
+		}
+		return out
+	},
 	func() []string { // the roles, shown beside the user's name
 		var out []string
 		for _, r := range solidarity.Roles() {

@@ -11,6 +11,7 @@ import (
 	"solidarity"
 	"solidarity/apportion"
 	"solidarity/internal/cyclefile"
+	"solidarity/internal/i18n"
 	"solidarity/internal/report"
 )
 
@@ -99,7 +100,7 @@ func (s *Server) statePage(r *http.Request) (*statePage, error) {
 	if err != nil {
 		return nil, err
 	}
-	page := &statePage{base: s.base(r, "%s — %s", st.Name, p.Cycle.Title), Pool: p, State: st, View: v, Live: l}
+	page := &statePage{base: s.base(r, "%s — %s", i18n.FromRequest(r).T(st.Name), p.Cycle.Title), Pool: p, State: st, View: v, Live: l}
 	if l == nil {
 		return page, nil
 	}

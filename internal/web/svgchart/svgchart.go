@@ -10,6 +10,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Format writes an axis value or a figure (the page's locale).
@@ -41,7 +42,10 @@ type Line struct {
 }
 
 const (
-	legendRow          = 16.0
+	legendRow = 16.0
+	// charW is the width of a character of the charts' text, wide enough for most
+	// Latin, Greek and Cyrillic letters at the charts' font size.
+	charW              = 6.5
 	defaultW, defaultH = 640, 260
 	left, right        = 70.0, 20.0
 	bottom, topM       = 40.0, 20.0
@@ -230,7 +234,18 @@ func (c Stacked) SVG() template.HTML {
 	}
 	const rowH, barH, legendH = 22.0, 14.0, 22.0
 	lft := 46.0
-	h := int(topM + legendH*float64((len(c.Keys)+2)/3) + rowH*float64(max(len(c.Bars), 1)) + bottom)
+	x1 := float64(w) - right
+	// The legend's columns: three, fewer when the longest name (in a language that
+	// says it longer) would run into the next column's swatch.
+	cols := 3
+	longest := 0
+	for _, k := range c.Keys {
+		longest = max(longest, utf8.RuneCountInString(k))
+	}
+	for cols > 1 && 22+float64(longest)*charW > (x1-lft)/float64(cols) {
+		cols--
+	}
+	h := int(topM + legendH*float64((len(c.Keys)+cols-1)/cols) + rowH*float64(max(len(c.Bars), 1)) + bottom)
 	f := c.Format
 	if f == nil {
 		f = func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
@@ -244,7 +259,6 @@ func (c Stacked) SVG() template.HTML {
 		total = max(total, t)
 	}
 	top := NiceCeil(total)
-	x1 := float64(w) - right
 	px := func(v float64) float64 { return max(finite(v), 0) / top * (x1 - lft) }
 
 	var b strings.Builder
@@ -258,8 +272,8 @@ func (c Stacked) SVG() template.HTML {
 	// The legend: swatch (colour and pattern) and name of each key.
 	y := topM
 	for i, k := range c.Keys {
-		x := lft + float64(i%3)*(x1-lft)/3
-		if i > 0 && i%3 == 0 {
+		x := lft + float64(i%cols)*(x1-lft)/float64(cols)
+		if i > 0 && i%cols == 0 {
 			y += legendH
 		}
 		b.WriteString(`<rect x="` + ff(x) + `" y="` + ff(y-10) + `" width="14" height="12" fill="url(#` + esc(c.ID) + `-k` + strconv.Itoa(i) + `)" stroke="#555"/>`)
