@@ -542,28 +542,22 @@ func (v view) Today() string { v.AsOf = ""; return v.Pool() }
 func (v view) API() string { return fmt.Sprintf("/api/v1/cycles/%d/pool?%s", v.Year, v.dataQuery()) }
 func (v view) CSV() string { return fmt.Sprintf("/pool/%d.csv?%s", v.Year, v.dataQuery()) }
 
-func (v view) dataQuery() string {
-	q := url.Values{}
-	q.Set("method", v.Method)
-	q.Set("mode", v.Mode)
-	if v.AsOf != "" {
-		q.Set("as_of", v.AsOf)
-	}
-	return q.Encode()
-}
+func (v view) dataQuery() string { return v.values(false).Encode() }
+func (v view) query() string     { return v.values(true).Encode() }
 
-func (v view) query() string {
+// values are the view's parameters, with the table's order or without it.
+func (v view) values(order bool) url.Values {
 	q := url.Values{}
 	q.Set("method", v.Method)
 	q.Set("mode", v.Mode)
 	if v.AsOf != "" {
 		q.Set("as_of", v.AsOf)
 	}
-	if v.Sort != "" {
+	if order && v.Sort != "" {
 		q.Set("sort", v.Sort)
 		q.Set("dir", v.Dir)
 	}
-	return q.Encode()
+	return q
 }
 
 type link struct {
