@@ -80,6 +80,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	trusted := fs.String("trusted-proxy", "", "believe X-Forwarded-Proto and X-Forwarded-For from these `CIDRs` (comma-separated)")
 	applyEvery := fs.Duration("apply-missed", 0, "apply the consequences of missed time limits every `interval` (0: only on request)")
 	publicAge := fs.Duration("public-max-age", DefaultPublicMaxAge, "how old the public's dashboard, state pages and balances may be (`duration`; 0: exact)")
+	contact := fs.String("accessibility-contact", "", "the e-mail or web address the accessibility statement gives for feedback (Directive (EU) 2016/2102)")
 	budget := fs.Duration("request-budget", web.DefaultRequestBudget, "the `time` one request may take before it is answered 503 (positive)")
 	if err := parse(fs, args, false); err != nil {
 		return err
@@ -170,7 +171,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// The server serves shipped reference data only: a request must never reach files
 	// on disk.
 	srv, err := web.New(&catalog.Catalog{}, logger, *year, web.WithLedger(svc), web.WithCases(cases),
-		web.WithTrustedProxies(proxies), web.WithTLS(*tlsCert, *tlsKey), web.WithRequestBudget(*budget), web.WithPublicMaxAge(*publicAge))
+		web.WithTrustedProxies(proxies), web.WithTLS(*tlsCert, *tlsKey), web.WithRequestBudget(*budget), web.WithPublicMaxAge(*publicAge), web.WithAccessibilityContact(*contact))
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"solidarity/internal/catalog"
 	"solidarity/internal/i18n"
+	"solidarity/internal/web"
 )
 
 // TestAccessibilityStatement: /accessibility follows the model statement of
@@ -99,6 +101,26 @@ func TestAccessibilityStatement(t *testing.T) {
 	for _, p := range []string{"/pool/2026", "/pool/2026/states/DE", "/accessibility"} {
 		if _, body := get(t, s, p); !strings.Contains(body, `<a href="/accessibility">`) {
 			t.Errorf("%s does not link to the accessibility statement", p)
+		}
+	}
+}
+
+// TestAccessibilityContact: the statement gives the operator's contact when it is
+// set (Directive (EU) 2016/2102, Art. 7(1)(b)), as a mail or web link, and no empty
+// contact line when it is not.
+func TestAccessibilityContact(t *testing.T) {
+	for _, c := range []struct{ contact, want string }{
+		{"a11y@example.eu", `href="mailto:a11y@example.eu"`},
+		{"https://example.eu/accessibility-feedback", `href="https://example.eu/accessibility-feedback"`},
+		{"", ""},
+	} {
+		s, err := web.New(&catalog.Catalog{}, nil, 2026, web.WithAccessibilityContact(c.contact))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, body := get(t, s, "/accessibility")
+		if has := strings.Contains(body, `id="contact"`); has != (c.want != "") || !strings.Contains(body, c.want) {
+			t.Errorf("contact %q: contact line %v, want %q in the page", c.contact, has, c.want)
 		}
 	}
 }

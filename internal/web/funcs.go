@@ -31,6 +31,7 @@ func f64(n *report.Num) float64 {
 // ($.L.Int, $.L.Dec, $.L.Date …), not functions here.
 var funcs = template.FuncMap{
 	"languages": func() []languageOption { return languageOptions },
+	"contains":  strings.Contains,
 	// The locale's numbers (dashboard.go): {{num $.L .X 2}}, {{euro $.L .X}}, {{percent $.L .X}}.
 	"num":           numText,
 	"euro":          eurText,

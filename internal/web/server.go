@@ -35,6 +35,8 @@ func OpenAPI() []byte { return openAPI }
 
 // Server is the HTTP server. Create it with New; its zero value is not usable.
 type Server struct {
+	a11yContact string // the accessibility statement's contact, if the operator gave one
+
 	Catalog *catalog.Catalog
 	Logger  *slog.Logger
 	// DefaultCycle is the year the dashboard opens on.
