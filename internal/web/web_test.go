@@ -110,3 +110,17 @@ func BenchmarkDashboard(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDashboardGerman: the same page through a translated catalogue.
+func BenchmarkDashboardGerman(b *testing.B) {
+	s := mustServer(b)
+	req := httptest.NewRequest("GET", "/pool/2026", nil)
+	req.Header.Set("Accept-Language", "de")
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Fatal(rec.Code)
+		}
+	}
+}
