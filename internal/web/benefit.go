@@ -147,6 +147,9 @@ func (s *Server) deliveredOverTime(ctx context.Context, year int, m solidarity.M
 	return out, nil
 }
 
+// dayTime is the day of a day number (days since 1970-01-01).
+func dayTime(day float64) time.Time { return time.Unix(int64(day)*86400, 0).UTC() }
+
 func dayNumber(s string) (float64, bool) {
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
@@ -184,7 +187,7 @@ func pledgedDeliveredChart(l *i18n.Locale, p *report.Pool, st report.PoolState, 
 	c := svgchart.Line{ID: "delivered-chart", XMin: start, XMax: end, Marker: &today, MarkerLabel: l.T("today"),
 		Title:   l.T("Relocations pledged and delivered by %s", st.Name),
 		Desc:    l.T("The relocation pledge (%s) as a flat line and the relocations delivered, summed day by day; the table gives the figures.", l.Int(int64(pledged))),
-		XLabels: [2]string{l.Date(time.Unix(int64(start)*86400, 0).UTC()), l.Date(time.Unix(int64(end)*86400, 0).UTC())},
+		XLabels: [2]string{l.Date(dayTime(start)), l.Date(dayTime(end))},
 		YFormat: func(v float64) string { return l.Float(v, 0) },
 		Series:  []svgchart.Series{{Label: l.T("relocations pledged"), Colour: "#08519c", Dashed: true, Points: []svgchart.Point{{X: start, Y: pledged}, {X: end, Y: pledged}}}, del}}
 	return c.SVG()
@@ -205,7 +208,7 @@ func paceSVG(l *i18n.Locale, p *report.Pool, b *report.StateBalance) template.HT
 		Title: l.T("Art. 60(3) pace of %s", b.Name),
 		Desc: l.T("Expected by now %s, delivered %s, of %s non-financial pledged, at %s of the period.",
 			l.Dec(string(b.Pace.ExpectedByNow), 2), l.Dec(string(b.Pace.NonFinancialDelivered), 2), l.Dec(string(b.Pace.NonFinancialPledged), 2), l.Pct(elapsed)),
-		XLabels: [2]string{p.Cycle.PoolStart, p.Cycle.Deadline},
+		XLabels: [2]string{l.Date(dayTime(start)), l.Date(dayTime(end))},
 		YFormat: func(v float64) string { return l.Float(v, 0) },
 		Series: []svgchart.Series{
 			{Label: l.T("expected"), Colour: "#08519c", Dashed: true, Points: []svgchart.Point{{X: start, Y: 0}, {X: end, Y: f(b.Pace.NonFinancialPledged)}}},
