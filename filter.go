@@ -177,11 +177,24 @@ func (f EntryFilter) Normalize() (EntryFilter, error) {
 }
 
 // LikePrefix returns s as the pattern of a LIKE … ESCAPE '\' that matches the texts
-// starting with s, lower-cased: its %, _ and \ taken literally. Both stores use it,
-// so that a search means the same in each.
+// starting with s, its ASCII letters lower-cased (FoldASCII): its %, _ and \ taken
+// literally. Both stores use it, so that a search means the same in each.
 func LikePrefix(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return r.Replace(strings.ToLower(s)) + "%"
+	return r.Replace(FoldASCII(s)) + "%"
+}
+
+// FoldASCII lower-cases the ASCII letters of s and leaves every other rune as it is:
+// what SQLite's lower() does, and PostgreSQL's under COLLATE "C", so that a filter
+// "ignoring case" matches the same rows in both stores (a full Unicode fold in one and
+// not the other would find "Éva" in one store only).
+func FoldASCII(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
 }
 
 // Validate checks that an access record says who read which case and when: the log

@@ -34,8 +34,10 @@ func (idx *Index) Names(reason string) string {
 	if reason == "" || idx == nil {
 		return reason
 	}
-	s := reCapNeed.ReplaceAllStringFunc(reason, func(m string) string {
-		g := reCapNeed.FindStringSubmatch(m)
+	// Each pass rewrites only text no pass has written yet: what a pass writes holds
+	// IDs, which may be numbers ("place 2" for a place whose ID is "2" must not be
+	// read again as place index 2).
+	s := replaceOutside(reCapNeed, reason, func(g []string) string {
 		var b strings.Builder
 		b.WriteString("the capacity of ")
 		b.WriteString(idx.rowName(g[1], g[2]))
@@ -48,28 +50,53 @@ func (idx *Index) Names(reason string) string {
 		}
 		return b.String()
 	})
-	s = reInDim.ReplaceAllStringFunc(s, func(m string) string {
-		return "in " + idx.dimName(reInDim.FindStringSubmatch(m)[1])
-	})
-	s = reFamList.ReplaceAllStringFunc(s, func(m string) string {
-		g := reFamList.FindStringSubmatch(m)
-		return g[1] + " (" + idx.familyList(g[2]) + ")"
-	})
-	s = reMin.ReplaceAllStringFunc(s, func(m string) string {
-		g := reMin.FindStringSubmatch(m)
+	s = replaceOutside(reInDim, s, func(g []string) string { return "in " + idx.dimName(g[1]) })
+	s = replaceOutside(reFamList, s, func(g []string) string { return g[1] + " (" + idx.familyList(g[2]) + ")" })
+	s = replaceOutside(reMin, s, func(g []string) string {
 		i, err := strconv.Atoi(g[1])
 		if err != nil || i >= len(idx.Mins) {
-			return m
+			return g[0]
 		}
 		return "the minimum intake of " + string(idx.Mins[i].State) + g[2]
 	})
-	return reRef.ReplaceAllStringFunc(s, func(m string) string {
-		g := reRef.FindStringSubmatch(m)
+	s = replaceOutside(reRef, s, func(g []string) string {
 		if g[1] == "dimension" {
 			return idx.dimName(g[2])
 		}
 		return idx.rowName(g[1], g[2])
 	})
+	return strings.NewReplacer(written, "", done, "").Replace(s)
+}
+
+// written and done enclose what Names has written, for the passes after it; neither
+// occurs in a solver's reason.
+const written, done = "\x01", "\x02"
+
+// replaceOutside replaces re's matches in s outside what earlier passes wrote, and
+// encloses each replacement so that later passes leave it too.
+func replaceOutside(re *regexp.Regexp, s string, f func(groups []string) string) string {
+	var b strings.Builder
+	for s != "" {
+		i := strings.Index(s, written)
+		head, rest := s, ""
+		if i >= 0 {
+			head, rest = s[:i], s[i:]
+		}
+		b.WriteString(re.ReplaceAllStringFunc(head, func(m string) string {
+			return written + f(re.FindStringSubmatch(m)) + done
+		}))
+		if rest == "" {
+			break
+		}
+		j := strings.Index(rest, done)
+		if j < 0 {
+			b.WriteString(rest)
+			break
+		}
+		b.WriteString(rest[:j+len(done)])
+		s = rest[j+len(done):]
+	}
+	return b.String()
 }
 
 // rowName names family, place or group i (decimal text) by ID, with its kind.

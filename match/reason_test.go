@@ -33,6 +33,8 @@ func TestNamesRewritesSolverReasons(t *testing.T) {
 		{"family 0 must be placed, but the families that must be placed cannot all fit: place 0 dimension 0 capacity 1 full",
 			"family F-17 must be placed, but the families that must be placed cannot all fit: the capacity of place Roma (IT) in adults is 1 full"},
 		{"family 9 must be placed but has no allowed place", "family 9 must be placed but has no allowed place"}, // out of range: kept
+		// Places whose IDs are numbers: what one pass wrote is not read again.
+		{"place 0 dimension 0 capacity 0 < need 1 at family 1", "the capacity of place Roma (IT) in adults is 0, the family needs 1 at family F-23"},
 		{"", ""},
 	} {
 		if got := idx.Names(c.in); got != c.want {
@@ -45,6 +47,18 @@ func TestNamesRewritesSolverReasons(t *testing.T) {
 // only place make the problem infeasible; the result's reason names them, the place and the dimension,
 // not the solver's indices. The next-best place of an explanation that the family
 // alone overfills is infeasible with the rows that say why, by name.
+// TestNamesNumericIDs: with numeric place and family IDs, each reference is named
+// once, by its index: "place 0" is the place whose ID is "1", never then place 1.
+func TestNamesNumericIDs(t *testing.T) {
+	idx := &match.Index{Families: []string{"1", "2"}, Places: []string{"1", "2"},
+		States: []solidarity.MemberState{"DE", "FR"}, Dimensions: []string{"persons"}}
+	got := idx.Names("family 0 must be placed but no place has room: place 0 dimension 0 capacity 0 < need 1")
+	want := "family 1 must be placed but no place has room: the capacity of place 1 (DE) in persons is 0, the family needs 1"
+	if got != want {
+		t.Fatalf("Names\n got %q\nwant %q", got, want)
+	}
+}
+
 func TestInfeasibleReasonsNameIDs(t *testing.T) {
 	pr := &match.Problem{Dimensions: []string{"adults", "children"},
 		Families: []match.FamilyEntry{{ID: "F-17", Needs: []int64{3, 1}, Must: true}, {ID: "F-18", Needs: []int64{2, 0}, Must: true}},

@@ -525,10 +525,10 @@ func (s *Store) CountAccess(ctx context.Context, f solidarity.AccessFilter) (int
 func accessWhere(f solidarity.AccessFilter) *query {
 	q := &query{}
 	if f.Case != nil {
-		q.where("lower(case_id) = $", strings.ToLower(string(*f.Case)))
+		q.where(`lower(case_id COLLATE "C") = $`, solidarity.FoldASCII(string(*f.Case)))
 	}
 	if f.Actor != nil {
-		q.where("lower(actor) = $", strings.ToLower(*f.Actor))
+		q.where(`lower(actor COLLATE "C") = $`, solidarity.FoldASCII(*f.Actor))
 	}
 	if f.Role != nil {
 		q.where("role = $", string(*f.Role))

@@ -102,7 +102,7 @@ func entryWhere(f solidarity.EntryFilter) *query {
 		q.where("at < $", f.To.UTC())
 	}
 	if f.Ref != "" {
-		q.where(`lower(ref) LIKE $ ESCAPE '\'`, solidarity.LikePrefix(f.Ref))
+		q.where(`lower(ref COLLATE "C") LIKE $ ESCAPE '\'`, solidarity.LikePrefix(f.Ref))
 	}
 	return q
 }

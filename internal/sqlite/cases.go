@@ -489,10 +489,10 @@ func accessWhere(f solidarity.AccessFilter) ([]string, []any) {
 		args = append(args, v)
 	}
 	if f.Case != nil {
-		add("lower(case_id) = ?", strings.ToLower(string(*f.Case)))
+		add("lower(case_id) = ?", solidarity.FoldASCII(string(*f.Case)))
 	}
 	if f.Actor != nil {
-		add("lower(actor) = ?", strings.ToLower(*f.Actor))
+		add("lower(actor) = ?", solidarity.FoldASCII(*f.Actor))
 	}
 	if f.Role != nil {
 		add("role = ?", string(*f.Role))

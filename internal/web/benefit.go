@@ -185,7 +185,7 @@ func pledgedDeliveredChart(l *i18n.Locale, p *report.Pool, st report.PoolState, 
 	last := del.Points[len(del.Points)-1]
 	del.Points = append(del.Points, svgchart.Point{X: max(min(today, end), last.X), Y: last.Y})
 	c := svgchart.Line{ID: "delivered-chart", XMin: start, XMax: end, Marker: &today, MarkerLabel: l.T("today"),
-		Title:   l.T("Relocations pledged and delivered by %s", st.Name),
+		Title:   l.T("Relocations pledged and delivered by %s", l.T(st.Name)),
 		Desc:    l.T("The relocation pledge (%s) as a flat line and the relocations delivered, summed day by day; the table gives the figures.", l.Int(int64(pledged))),
 		XLabels: [2]string{l.Date(dayTime(start)), l.Date(dayTime(end))},
 		YFormat: func(v float64) string { return l.Float(v, 0) },
@@ -205,7 +205,7 @@ func paceSVG(l *i18n.Locale, p *report.Pool, b *report.StateBalance) template.HT
 	elapsed := f(b.Pace.Elapsed)
 	today := start + elapsed*(end-start)
 	c := svgchart.Line{ID: "pace-chart", XMin: start, XMax: end, Marker: &today, MarkerLabel: l.T("today"),
-		Title: l.T("Art. 60(3) pace of %s", b.Name),
+		Title: l.T("Art. 60(3) pace of %s", l.T(b.Name)),
 		Desc: l.T("Expected by now %s, delivered %s, of %s non-financial pledged, at %s of the period.",
 			l.Dec(string(b.Pace.ExpectedByNow), 2), l.Dec(string(b.Pace.NonFinancialDelivered), 2), l.Dec(string(b.Pace.NonFinancialPledged), 2), l.Pct(elapsed)),
 		XLabels: [2]string{l.Date(dayTime(start)), l.Date(dayTime(end))},

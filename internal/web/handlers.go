@@ -287,6 +287,9 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	// A page's language comes from the lang cookie or Accept-Language: a shared cache
+	// must not give one reader's language to another.
+	w.Header().Add("Vary", "Cookie, Accept-Language")
 	if solidarity.UserFromContext(r.Context()) != nil {
 		w.Header().Set("Cache-Control", "private, no-store") // a page for one user
 	}

@@ -42,6 +42,10 @@ func TestLanguage(t *testing.T) {
 			t.Errorf("Accept-Language %q, cookie %q: want <html %s>", c.accept, c.cookie, c.want)
 		}
 	}
+	res, _ := get(t, s, "/pool/2026")
+	if v := res.Header.Values("Vary"); !strings.Contains(strings.Join(v, ","), "Accept-Language") || !strings.Contains(strings.Join(v, ","), "Cookie") {
+		t.Errorf("Vary %q: a shared cache would mix the languages", v)
+	}
 	if body := page("", ""); strings.Contains(body, `id="unreviewed"`) {
 		t.Error("the English page says its translation is unreviewed")
 	}
