@@ -198,25 +198,29 @@ const CookieName = "lang"
 
 // FromRequest chooses the language of a request: the user's choice (the lang cookie
 // set by the switcher), then the browser's Accept-Language, then English.
-func FromRequest(r *http.Request) *Locale {
+func FromRequest(r *http.Request) *Locale { return New(CodeOf(r)) }
+
+// CodeOf is the code of the language FromRequest chooses, for what must vary by it
+// (a cache of pages).
+func CodeOf(r *http.Request) string {
 	if c, err := r.Cookie(CookieName); err == nil {
 		if _, ok := byCode[c.Value]; ok {
-			return New(c.Value)
+			return c.Value
 		}
 	}
 	h := r.Header.Get("Accept-Language")
 	if h == "" || len(h) > 512 { // bounded before it is parsed
-		return New(Source)
+		return Source
 	}
 	prefs, _, err := language.ParseAcceptLanguage(h)
 	if err != nil || len(prefs) == 0 {
-		return New(Source)
+		return Source
 	}
 	_, i, conf := matcher.Match(prefs...)
 	if conf == language.No {
-		return New(Source)
+		return Source
 	}
-	return New(tagCode(tags[i]))
+	return tagCode(tags[i])
 }
 
 func tagCode(t language.Tag) string {

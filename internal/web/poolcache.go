@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"solidarity"
+	"solidarity/internal/i18n"
 	"solidarity/internal/ledgersvc"
 	"solidarity/internal/report"
 )
@@ -170,7 +171,8 @@ type generation struct{ head, ledgerSecond, serverSecond int64 }
 // A user's request is always computed.
 func WithPublicMaxAge(d time.Duration) Option { return func(s *Server) { s.publicMaxAge = d } }
 
-type pageKey struct{ path, query string }
+// pageKey is what an anonymous answer varies by: the URL and the page's language.
+type pageKey struct{ path, query, lang string }
 
 type pageCall struct {
 	done   chan struct{} // closed when the fields below are set
@@ -225,7 +227,7 @@ func (s *Server) publicPage(h http.HandlerFunc) http.HandlerFunc {
 			}
 			gen = generation{head, ledgerNow().Unix(), s.now().Unix()}
 		}
-		k := pageKey{r.URL.Path, r.URL.RawQuery}
+		k := pageKey{r.URL.Path, r.URL.RawQuery, i18n.CodeOf(r)}
 		call, mine := s.pools.pageCall(gen, k)
 		if call == nil { // too many different queries in this generation
 			h(w, r)

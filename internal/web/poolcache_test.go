@@ -280,3 +280,30 @@ func TestPublicMaxAge(t *testing.T) {
 		t.Errorf("the next window says %d delivered, want 10", got)
 	}
 }
+
+// TestPublicPagesKeepTheirLanguage: the anonymous dashboard kept for a while is kept
+// per language: an English reader after a German one gets English (review of issue
+// 14: the kept page was keyed by the URL alone).
+func TestPublicPagesKeepTheirLanguage(t *testing.T) {
+	clock := func() time.Time { return time.Date(2027, 3, 1, 12, 0, 0, 0, time.UTC) }
+	_, svc, _ := countedLedger(t, clock)
+	srv, err := web.New(&catalog.Catalog{}, slog.New(slog.NewTextHandler(io.Discard, nil)), 2027,
+		web.WithLedger(svc), web.WithClock(clock), web.WithPublicMaxAge(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ accept, cookie, want string }{
+		{"de", "", `<html lang="de">`}, {"en", "", `<html lang="en">`}, {"en", "fr", `<html lang="fr">`}, {"de", "", `<html lang="de">`},
+	} {
+		req := httptest.NewRequest("GET", "/pool/2027", nil)
+		req.Header.Set("Accept-Language", c.accept)
+		if c.cookie != "" {
+			req.AddCookie(&http.Cookie{Name: "lang", Value: c.cookie})
+		}
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		if !strings.Contains(rec.Body.String(), c.want) {
+			t.Errorf("Accept-Language %s, cookie %q: want %s", c.accept, c.cookie, c.want)
+		}
+	}
+}
