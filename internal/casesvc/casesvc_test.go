@@ -142,6 +142,13 @@ func TestVisibility(t *testing.T) {
 		de := solidarity.MemberState("DE")
 		_, err := e.svc.Cases(e.as(officerFR), solidarity.CaseFilter{Involving: &de})
 		mustCode(t, "FR asks for DE's cases", err, solidarity.EUNAUTHORIZED)
+		// A case an officer may not see answers exactly as one that does not exist, so
+		// that its ID cannot be probed (review of issue 14: the messages differed).
+		_, hidden := e.svc.Case(e.as(officerDE), mother)
+		_, missing := e.svc.Case(e.as(officerDE), solidarity.CaseID(string(mother)+"X"))
+		if hidden == nil || missing == nil || solidarity.ErrorMessage(hidden) != strings.Replace(solidarity.ErrorMessage(missing), string(mother)+"X", string(mother), 1) {
+			t.Errorf("hidden case: %v; missing case: %v: want the same answer", hidden, missing)
+		}
 
 		// Person reads: allowed ones are logged, refused ones are not.
 		reads := func() int {

@@ -210,7 +210,7 @@ func (s *Service) checkEvent(ctx context.Context, req EventRequest, expect int64
 		return nil, err
 	}
 	if !mayOnCase(ctx, solidarity.ReadCases, r) {
-		return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: fmt.Sprintf("no case %s", req.Case)}
+		return nil, solidarity.CaseNotFound(req.Case)
 	}
 	if expect != 0 && r.Version != expect {
 		return nil, conflict("", "case %s changed since its time limits were read", r.ID)

@@ -136,7 +136,7 @@ func (s *Service) Case(ctx context.Context, id solidarity.CaseID) (*CaseView, er
 		return nil, err
 	}
 	if !mayOnCase(ctx, solidarity.ReadCases, r) {
-		return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: fmt.Sprintf("no case %s", id)}
+		return nil, solidarity.CaseNotFound(id)
 	}
 	f, err := decodeFlow(r)
 	if err != nil {
@@ -170,7 +170,7 @@ func (s *Service) person(ctx context.Context, r *solidarity.CaseRecord, purpose 
 		if mayOnCase(ctx, solidarity.ReadCases, r) {
 			return nil, denied(solidarity.ReadPersonal, r.Benefitting)
 		}
-		return nil, &solidarity.Error{Code: solidarity.ENOTFOUND, Message: fmt.Sprintf("no case %s", r.ID)}
+		return nil, solidarity.CaseNotFound(r.ID)
 	}
 	if purpose == "" {
 		purpose = "view"
