@@ -378,6 +378,18 @@ func (c *demoCache) cycle(ctx context.Context, l *ledgersvc.Service) int {
 type errorPage struct {
 	base
 	Message, Code string
+	Explain       string // what the code means, in the page's language
+}
+
+// errorExplanations say to a reader what each error code means; the service's
+// message beside it names the field and the value, in English.
+var errorExplanations = map[string]string{
+	solidarity.EINVALID:         msg("A value in the address or the form is not valid; the detail below names it."),
+	solidarity.ENOTFOUND:        msg("There is no such page or record, or it is not one you may see."),
+	solidarity.ECONFLICT:        msg("This contradicts what is already recorded."),
+	solidarity.EUNAUTHORIZED:    msg("Your role may not see or do this."),
+	solidarity.EUNAUTHENTICATED: msg("Log in to see this."),
+	solidarity.EINTERNAL:        msg("Something went wrong on the server; it has been logged."),
 }
 
 func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
@@ -392,7 +404,8 @@ func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
 	case solidarity.ENOTFOUND:
 		title = msg("Not found")
 	}
-	s.render(w, r, HTTPStatus(code), "error.html", errorPage{base: s.base(r, title), Message: solidarity.ErrorMessage(err), Code: code})
+	s.render(w, r, HTTPStatus(code), "error.html", errorPage{base: s.base(r, title), Message: solidarity.ErrorMessage(err), Code: code,
+		Explain: i18n.FromRequest(r).T(errorExplanations[code])})
 }
 
 // pageServiceError answers a service error on a page: the public is sent to log in,

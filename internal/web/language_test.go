@@ -103,3 +103,27 @@ func TestDashboardInGerman(t *testing.T) {
 		t.Error("the German page does not say its translation is unreviewed")
 	}
 }
+
+// TestErrorPageInLanguage: an error page says what went wrong in the reader's
+// language, the service's detail marked as English beside it.
+func TestErrorPageInLanguage(t *testing.T) {
+	s := mustServer(t)
+	de := i18n.New("de")
+	for _, c := range []struct {
+		path    string
+		code    int
+		explain string
+	}{
+		{"/pool/1999", 404, "There is no such page or record, or it is not one you may see."},
+		{"/pool/2026?sort=bogus", 400, "A value in the address or the form is not valid; the detail below names it."},
+	} {
+		req := httptest.NewRequest("GET", c.path, nil)
+		req.Header.Set("Accept-Language", "de")
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		body := rec.Body.String()
+		if rec.Code != c.code || !strings.Contains(body, `<html lang="de">`) || !strings.Contains(body, de.T(c.explain)) || !strings.Contains(body, `<span lang="en">`) {
+			t.Errorf("GET %s: %d, want %d, a German page with %q and the detail in English", c.path, rec.Code, c.code, de.T(c.explain))
+		}
+	}
+}
