@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"html/template"
 	"slices"
@@ -32,9 +33,6 @@ type relocationsTo struct {
 	InFlight, Done int
 }
 
-// caseLimit bounds the cases a benefitting state's page reads (the store's maximum).
-const caseLimit = 10000
-
 // receiptsOf reads the case flow for a benefitting state m in cycle year: arrivals
 // landed in the year, and their cases allocated to a Member State of relocation.
 func (s *Server) receiptsOf(ctx context.Context, u *solidarity.User, l *i18n.Locale, m solidarity.MemberState, year int) (*receipts, error) {
@@ -47,36 +45,60 @@ func (s *Server) receiptsOf(ctx context.Context, u *solidarity.User, l *i18n.Loc
 		out.Msg = l.T("Arrivals and relocations are shown to the coordinator, auditors and the officers of the states involved; log in to see them.")
 		return out, nil
 	}
-	as, err := s.cases.Arrivals(ctx, solidarity.ArrivalFilter{Benefitting: &m, Limit: 1000})
-	switch {
-	case solidarity.ErrorCode(err) == solidarity.EUNAUTHORIZED:
+	// The arrivals landed in the year, page after page (latest first: the pages stop at
+	// the first arrival of an earlier year), and then each one's cases: no figure of
+	// the year is cut by a page's limit.
+	refused := func() (*receipts, error) {
 		out.Msg = l.T("Arrivals and relocations are shown to the coordinator, auditors and the officers of the states involved.")
 		return out, nil
-	case err != nil:
-		return nil, err
 	}
-	inYear := map[solidarity.ArrivalID]bool{}
-	for _, a := range as {
-		if a.At.UTC().Year() == year {
-			inYear[a.ID] = true
-			out.Arrivals++
-			out.Persons += a.Persons
+	var inYear []solidarity.ArrivalID
+	af := solidarity.ArrivalFilter{Benefitting: &m, Limit: solidarity.MaxPageLimit}
+	for done := false; !done; {
+		as, err := s.cases.Arrivals(ctx, af)
+		switch {
+		case solidarity.ErrorCode(err) == solidarity.EUNAUTHORIZED:
+			return refused()
+		case err != nil:
+			return nil, err
 		}
+		for _, a := range as {
+			switch y := a.At.UTC().Year(); {
+			case y == year:
+				inYear = append(inYear, a.ID)
+				out.Arrivals++
+				out.Persons += a.Persons
+			case y < year:
+				done = true
+			}
+		}
+		if len(as) < af.Limit {
+			break
+		}
+		last := as[len(as)-1]
+		af.After = &solidarity.ArrivalKey{At: last.At, ID: last.ID}
 	}
-	if len(inYear) == 0 {
-		return out, nil
-	}
-	rs, err := s.cases.Cases(ctx, solidarity.CaseFilter{Involving: &m, Limit: caseLimit})
-	switch {
-	case solidarity.ErrorCode(err) == solidarity.EUNAUTHORIZED:
-		out.Msg = l.T("Arrivals and relocations are shown to the coordinator, auditors and the officers of the states involved.")
-		return out, nil
-	case err != nil:
-		return nil, err
+	var rs []*solidarity.CaseRecord
+	for _, id := range inYear {
+		cf := solidarity.CaseFilter{Arrival: &id, Limit: solidarity.MaxCaseLimit}
+		for {
+			page, err := s.cases.Cases(ctx, cf)
+			switch {
+			case solidarity.ErrorCode(err) == solidarity.EUNAUTHORIZED:
+				return refused()
+			case err != nil:
+				return nil, err
+			}
+			rs = append(rs, page...)
+			if len(page) < cf.Limit {
+				break
+			}
+			cf.After = page[len(page)-1].ID
+		}
 	}
 	by := map[solidarity.MemberState]*relocationsTo{}
 	for _, r := range rs {
-		if r.Benefitting != m || r.Allocated == "" || !inYear[r.Arrival] {
+		if r.Benefitting != m || r.Allocated == "" {
 			continue
 		}
 		t := by[r.Allocated]
@@ -100,16 +122,28 @@ func (s *Server) receiptsOf(ctx context.Context, u *solidarity.User, l *i18n.Loc
 	return out, nil
 }
 
-// offsetEntries are the offset requests, offers and replies (Arts. 63, 69) among a
-// state's entries.
-func offsetEntries(es []*solidarity.Entry) []*solidarity.Entry {
+// offsetEntries reads a state's offset requests, offers and replies (Arts. 63, 69)
+// in a cycle, oldest first.
+func (s *Server) offsetEntries(ctx context.Context, year int, m solidarity.MemberState) ([]*solidarity.Entry, error) {
+	// Each type read on its own, page after page: a state's many deliveries must not
+	// push its offsets out of one page of its entries.
 	var out []*solidarity.Entry
-	for _, e := range es {
-		if e.Type == solidarity.OffsetRequested || e.Type == solidarity.OffsetOffered || e.Type == solidarity.OffsetReplied {
-			out = append(out, e)
+	for _, t := range []solidarity.EntryType{solidarity.OffsetRequested, solidarity.OffsetOffered, solidarity.OffsetReplied} {
+		f := solidarity.EntryFilter{Cycle: &year, State: &m, Type: &t, Limit: solidarity.MaxPageLimit}
+		for {
+			es, err := s.ledger.Entries(ctx, f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, es...)
+			if len(es) < f.Limit {
+				break
+			}
+			f.AfterSeq = es[len(es)-1].Seq
 		}
 	}
-	return out
+	slices.SortFunc(out, func(a, b *solidarity.Entry) int { return cmp.Compare(a.Seq, b.Seq) })
+	return out, nil
 }
 
 // dayPoint is a day of the delivered-over-time chart's table.

@@ -129,7 +129,11 @@ func (s *Server) statePage(r *http.Request) (*statePage, error) {
 	case err != nil:
 		return nil, err
 	}
-	page.Offsets = offsetEntries(es)
+	if err == nil {
+		if page.Offsets, err = s.offsetEntries(r.Context(), year, m); err != nil {
+			return nil, err
+		}
+	}
 	if st.Benefitting {
 		if page.Receipts, err = s.receiptsOf(r.Context(), u, page.L, m, year); err != nil {
 			return nil, err
