@@ -352,6 +352,15 @@ func TestFlowRules(t *testing.T) {
 		if !overdue {
 			t.Fatalf("no overdue limit for %s in the deadline view: %+v", single, rows)
 		}
+		// The view says when it is cut: complete with room to spare, not with one row.
+		if all, complete, err := e.svc.DeadlineView(e.as(coordinator), 0, nil, 0); err != nil || !complete || len(all) != len(rows) {
+			t.Fatalf("DeadlineView: %d rows, complete %v, %v; want the %d rows, complete", len(all), complete, err, len(rows))
+		}
+		if len(rows) > 1 {
+			if one, complete, err := e.svc.DeadlineView(e.as(coordinator), 0, nil, 1); err != nil || complete || len(one) != 1 {
+				t.Fatalf("DeadlineView(limit 1) of %d rows: %d rows, complete %v, %v", len(rows), len(one), complete, err)
+			}
+		}
 		_, err = e.svc.ApplyMissed(ctx)
 		mustCode(t, "an officer applies consequences", err, solidarity.EUNAUTHORIZED)
 		cons, err := e.svc.ApplyMissed(e.as(coordinator))

@@ -242,6 +242,14 @@ type DueRow struct {
 // of the cases the user may see. It reads the cases through the NextDue index and
 // computes their limits (deadline.Compute).
 func (s *Service) Deadlines(ctx context.Context, within time.Duration, state *solidarity.MemberState, limit int) ([]DueRow, error) {
+	rows, _, err := s.DeadlineView(ctx, within, state, limit)
+	return rows, err
+}
+
+// DeadlineView is Deadlines, and whether the view is complete: false when it reached
+// its most (limit cases read, or more than limit rows), so that a reader paging
+// through it knows that rows may be missing.
+func (s *Service) DeadlineView(ctx context.Context, within time.Duration, state *solidarity.MemberState, limit int) ([]DueRow, bool, error) {
 	if within <= 0 {
 		within = s.Params.DueSoon
 	}
@@ -256,18 +264,18 @@ func (s *Service) Deadlines(ctx context.Context, within time.Duration, state *so
 	bound := deadline.Civil(now.Add(within)).Add(24*time.Hour + time.Microsecond)
 	f := solidarity.CaseFilter{Open: true, DueBefore: &bound, Limit: limit, Involving: state}
 	if err := s.scopeFilter(ctx, &f); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	recs, err := s.Store.Cases(ctx, f)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	rows := make([]DueRow, 0, len(recs))
 	var buf []deadline.Due
 	for _, r := range recs {
 		fl, err := decodeFlow(r)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		buf = deadline.AppendCompute(buf[:0], fl.Case, s.Limits)
 		for _, d := range buf {
@@ -280,10 +288,11 @@ func (s *Service) Deadlines(ctx context.Context, within time.Duration, state *so
 		}
 	}
 	slices.SortStableFunc(rows, func(a, b DueRow) int { return dueEnd(a.Due).Compare(dueEnd(b.Due)) })
+	complete := len(recs) < f.Limit && len(rows) <= limit
 	if len(rows) > limit {
 		rows = rows[:limit]
 	}
-	return rows, nil
+	return rows, complete, nil
 }
 
 // AccessLog lists who read which personal record. Coordinator and auditors.

@@ -608,7 +608,7 @@ func (s *Server) handleDeadlines(w http.ResponseWriter, r *http.Request) {
 	// The rows are computed from the cases, not stored: every page computes the view
 	// (at most MaxCaseLimit rows) and cuts its page after the cursor's row, in the
 	// view's order (end of the limit, then case, then limit), which is total.
-	rows, err := s.cases.Deadlines(r.Context(), within, m, solidarity.MaxCaseLimit)
+	rows, complete, err := s.cases.DeadlineView(r.Context(), within, m, solidarity.MaxCaseLimit)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
@@ -629,7 +629,7 @@ func (s *Server) handleDeadlines(w http.ResponseWriter, r *http.Request) {
 		c := encodeCursor("deadlines", keyOfDue(page[len(page)-1]).String())
 		next = &c
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"deadlines": page, "next_cursor": next, "total": len(rows)})
+	writeJSON(w, http.StatusOK, map[string]any{"deadlines": page, "next_cursor": next, "total": len(rows), "complete": complete})
 }
 
 // dueKey orders the deadline view: when the limit ends, then the case, then the limit.

@@ -312,6 +312,7 @@ type deadlinePage struct {
 	} `json:"deadlines"`
 	NextCursor *string `json:"next_cursor"`
 	Total      int64   `json:"total"`
+	Complete   bool    `json:"complete"`
 }
 
 // TestDeadlinesCursor: the deadline view pages like the other lists; the walk lists
@@ -323,7 +324,7 @@ func TestDeadlinesCursor(t *testing.T) {
 	if res.StatusCode != 200 || json.Unmarshal([]byte(body), &all) != nil {
 		t.Fatalf("%d %s", res.StatusCode, body)
 	}
-	if len(all.Deadlines) < 2 || all.NextCursor != nil || all.Total != int64(len(all.Deadlines)) {
+	if len(all.Deadlines) < 2 || all.NextCursor != nil || all.Total != int64(len(all.Deadlines)) || !all.Complete {
 		t.Fatalf("one page: %d rows, total %d, next %v: want every row, no next page", len(all.Deadlines), all.Total, all.NextCursor)
 	}
 	var walked []string
