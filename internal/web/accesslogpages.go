@@ -75,7 +75,28 @@ func (s *Server) handleAccessLogPage(w http.ResponseWriter, r *http.Request) {
 	if back {
 		slices.Reverse(page.Rows)
 	}
+	link := func(set ...string) string {
+		v := url.Values{}
+		for _, k := range []string{"case", "actor", "role", "from", "to"} {
+			if x := q.Get(k); x != "" {
+				v.Set(k, x)
+			}
+		}
+		if f.Limit != accessPageLimit {
+			v.Set("limit", strconv.Itoa(f.Limit))
+		}
+		for i := 0; i+1 < len(set); i += 2 {
+			v.Set(set[i], set[i+1])
+		}
+		if len(v) == 0 {
+			return "/access-log"
+		}
+		return "/access-log?" + v.Encode()
+	}
 	page.Number = 1
+	if len(page.Rows) == 0 && page.Total > 0 { // a key past either end: a way back
+		page.First, page.Prev = link(), link()
+	}
 	if n := len(page.Rows); n > 0 {
 		newer := all
 		newer.AfterSeq = page.Rows[0].Seq
@@ -85,24 +106,6 @@ func (s *Server) handleAccessLogPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		page.Number = min(page.Pages, int((ahead+int64(f.Limit)-1)/int64(f.Limit))+1)
-		link := func(set ...string) string {
-			v := url.Values{}
-			for _, k := range []string{"case", "actor", "role", "from", "to"} {
-				if x := q.Get(k); x != "" {
-					v.Set(k, x)
-				}
-			}
-			if f.Limit != accessPageLimit {
-				v.Set("limit", strconv.Itoa(f.Limit))
-			}
-			for i := 0; i+1 < len(set); i += 2 {
-				v.Set(set[i], set[i+1])
-			}
-			if len(v) == 0 {
-				return "/access-log"
-			}
-			return "/access-log?" + v.Encode()
-		}
 		if ahead > 0 {
 			page.First, page.Prev = link(), link("after", strconv.FormatInt(page.Rows[0].Seq, 10))
 		}

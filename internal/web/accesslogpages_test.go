@@ -94,4 +94,8 @@ func TestAccessLogPage(t *testing.T) {
 	if res, _ := f.do(req{method: "GET", path: "/access-log", cookie: f.session("de")}); res.StatusCode != http.StatusForbidden {
 		t.Errorf("officer: %d", res.StatusCode)
 	}
+	// A key past the end: an empty page, and the way back to the first.
+	if res, body := f.do(req{method: "GET", path: "/access-log?before=1", cookie: c}); res.StatusCode != 200 || !strings.Contains(body, `id="first-page" href="/access-log"`) {
+		t.Errorf("GET /access-log?before=1: %d, no way back to the first page", res.StatusCode)
+	}
 }

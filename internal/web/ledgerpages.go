@@ -137,6 +137,9 @@ func (s *Server) ledgerRows(ctx context.Context, p *ledgerPage, f solidarity.Ent
 	}
 	p.Number = 1
 	if len(es) == 0 {
+		if total > 0 { // a key past either end (an old or edited link): a way back
+			p.First = "first"
+		}
 		return nil
 	}
 	// The entries before this page in its order: those above its first newest first.
@@ -190,7 +193,10 @@ func (p *ledgerPage) links(q url.Values) {
 	}
 	if p.First != "" {
 		p.First = link("/ledger")
-		p.Prev = link("/ledger", backward, seq(0))
+		p.Prev = p.First
+		if len(p.Rows) > 0 {
+			p.Prev = link("/ledger", backward, seq(0))
+		}
 	}
 	if p.Next != "" {
 		p.Next = link("/ledger", forward, seq(len(p.Rows)-1))

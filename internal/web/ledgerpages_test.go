@@ -219,3 +219,19 @@ func TestLedgerDownloads(t *testing.T) {
 		t.Errorf("FR's officer asking DE's entries: %d", res.StatusCode)
 	}
 }
+
+// TestEmptyPageWayBack: a key past either end (an old or edited link) shows an empty
+// page with the way back to the first, on the ledger and on the access log.
+func TestEmptyPageWayBack(t *testing.T) {
+	f := ledgerFixture(t)
+	c := f.session("coord")
+	for _, path := range []string{"/ledger?before=1", "/ledger?after=99999", "/ledger?order=oldest&after=99999"} {
+		res, body := f.do(req{method: "GET", path: path, cookie: c})
+		if res.StatusCode != 200 || len(ledgerSeqs(body)) != 0 {
+			t.Fatalf("GET %s: %d, rows %v; want an empty page", path, res.StatusCode, ledgerSeqs(body))
+		}
+		if !strings.Contains(body, `id="first-page" href="/ledger`) {
+			t.Errorf("GET %s: an empty page with no way back to the first", path)
+		}
+	}
+}
