@@ -80,3 +80,11 @@ func TestKeyboardInBrowser(t *testing.T) {
 	url, env := demoServer(t)
 	runNode(t, node, "keyboard.test.mjs", append(env, "SOLIDARITY_URL="+url)...)
 }
+
+// TestFindingsInBrowser shows issue 14's findings fixed, as their readers meet them
+// (e2e/findings.test.mjs).
+func TestFindingsInBrowser(t *testing.T) {
+	node := prerequisites(t)
+	url, env := demoServer(t)
+	runNode(t, node, "findings.test.mjs", append(env, "SOLIDARITY_URL="+url)...)
+}
