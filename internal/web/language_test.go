@@ -116,6 +116,7 @@ func TestErrorPageInLanguage(t *testing.T) {
 	}{
 		{"/pool/1999", 404, "There is no such page or record, or it is not one you may see."},
 		{"/pool/2026?sort=bogus", 400, "A value in the address or the form is not valid; the detail below names it."},
+		{"/no/such/page", 404, "There is no such page or record, or it is not one you may see."},
 	} {
 		req := httptest.NewRequest("GET", c.path, nil)
 		req.Header.Set("Accept-Language", "de")
@@ -124,6 +125,29 @@ func TestErrorPageInLanguage(t *testing.T) {
 		body := rec.Body.String()
 		if rec.Code != c.code || !strings.Contains(body, `<html lang="de">`) || !strings.Contains(body, de.T(c.explain)) || !strings.Contains(body, `<span lang="en">`) {
 			t.Errorf("GET %s: %d, want %d, a German page with %q and the detail in English", c.path, rec.Code, c.code, de.T(c.explain))
+		}
+	}
+}
+
+// TestUnknownPathsKeepMethods: the not-found page leaves a known path's other methods
+// to the mux (405 with Allow) and the API to its own JSON answers.
+func TestUnknownPathsKeepMethods(t *testing.T) {
+	s := mustServer(t)
+	for _, c := range []struct {
+		method, path string
+		code         int
+		html         bool
+	}{
+		{"GET", "/no/such/page", 404, true},
+		{"GET", "/relocation/proposal", 405, false},
+		{"GET", "/api/v1/nope", 404, false},
+		{"DELETE", "/pool/2026", 405, false},
+	} {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest(c.method, c.path, nil))
+		html := strings.Contains(rec.Header().Get("Content-Type"), "text/html")
+		if rec.Code != c.code || html != c.html {
+			t.Errorf("%s %s: %d (html %v), want %d (html %v)", c.method, c.path, rec.Code, html, c.code, c.html)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"solidarity"
@@ -221,7 +222,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /api/v1/relocation/proposal/accept", s.caseAPI(s.handleAcceptProposal))
 	mux.HandleFunc("/api/", s.handleUnrouted)
 
-	var h http.Handler = mux
+	var h http.Handler = s.pageNotFound(mux)
 	h = limitBodies(h)
 	h = s.authenticate(h)
 	cop := http.NewCrossOriginProtection()
@@ -233,6 +234,31 @@ func (s *Server) routes() http.Handler {
 	h = securityHeaders(h)
 	h = s.observe(h)
 	return h
+}
+
+// pageNotFound answers a GET of a path no route serves, outside the API, with the
+// error page in the reader's language rather than the mux's plain text; a path that
+// some other method serves still gets the mux's 405 and Allow.
+func (s *Server) pageNotFound(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || strings.HasPrefix(r.URL.Path, "/api/") {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		if _, pattern := mux.Handler(r); pattern != "" {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		for _, m := range apiMethods[2:] { // POST, PUT, PATCH, DELETE
+			r2 := r.Clone(r.Context())
+			r2.Method = m
+			if _, pattern := mux.Handler(r2); pattern != "" {
+				mux.ServeHTTP(w, r) // another method's path: 405
+				return
+			}
+		}
+		s.pageError(w, r, solidarity.Errorf(solidarity.ENOTFOUND, "no page at %s", r.URL.Path))
+	})
 }
 
 // securityHeaders sets a strict content security policy: no scripts at all, styles and
