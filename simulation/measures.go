@@ -100,7 +100,7 @@ func (m *Model) costs() []RuleCost {
 		}
 		L := mm.layout()
 		v := make([]float64, L.size())
-		mm.run(nil, mm.newScratch(), v)
+		mm.run(false, mm.newScratch(), v)
 		for i, c := range mm.States {
 			var o float64
 			for y := range mm.Years {

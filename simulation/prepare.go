@@ -47,6 +47,7 @@ type Model struct {
 	returns    float64
 	offsetVal  float64 // value of one pledged offset in relocation-equivalents
 	rArr, rDel float64
+	pressure   float64
 
 	depends []dependency
 }
@@ -167,6 +168,13 @@ func (m *Model) operations() error {
 		return err
 	}
 	m.note(o.ReturnRate, "returns")
+	m.pressure = 1
+	if o.PressureThreshold.Name != "" {
+		if o.PressureThreshold.Value <= 0 || o.PressureThreshold.Value > 100 {
+			return errorf("operations.pressure_threshold", "threshold %v; want above 0, at most 100", o.PressureThreshold.Value)
+		}
+		m.pressure = m.note(o.PressureThreshold, "deduction eligibility")
+	}
 	m.offsetVal = 1
 	if o.OffsetsAtTransferRatio {
 		if m.offsetVal, err = rate("operations.dublin_transfer_ratio", o.DublinTransferRatio, 1); err != nil {

@@ -25,6 +25,7 @@ const (
 	sDeviation
 	sRefused
 	sPerCapita // responsibility per 1 000 inhabitants
+	sPressure  // share of the arrivals over the key share
 	nState
 )
 
@@ -62,17 +63,43 @@ func (m *Model) layout() layout { return layout{len(m.States), m.S.Months} }
 type scratch struct {
 	a, eligible, out, cumA      []float64
 	delivY, excess, room, moved []float64
+	// One random stream per state, keyed by the state's code and the run, so that a
+	// state's draws do not depend on where it stands in the list.
+	src []*rand.PCG
+	rng []*rand.Rand
 }
 
 func (m *Model) newScratch() *scratch {
 	n := len(m.States)
 	mk := func() []float64 { return make([]float64, n) }
-	return &scratch{a: mk(), eligible: mk(), out: mk(), cumA: mk(), delivY: mk(), excess: mk(), room: mk(), moved: mk()}
+	sc := &scratch{a: mk(), eligible: mk(), out: mk(), cumA: mk(), delivY: mk(), excess: mk(), room: mk(), moved: mk()}
+	for range n {
+		src := rand.NewPCG(0, 0)
+		sc.src, sc.rng = append(sc.src, src), append(sc.rng, rand.New(src))
+	}
+	return sc
 }
 
-// run fills v (length layout().size(), zeroed) with one run drawn from rng; a nil rng
-// is the expected run: every mean taken as it is.
-func (m *Model) run(rng *rand.Rand, sc *scratch, v []float64) {
+// seed sets the streams of run i from seed.
+func (m *Model) seed(sc *scratch, seed uint64, i int) {
+	for k, c := range m.States {
+		sc.src[k].Seed(seed^codeHash(c), uint64(i))
+	}
+}
+
+// codeHash spreads a state code over 64 bits (FNV-1a).
+func codeHash(c Code) uint64 {
+	h := uint64(14695981039346656037)
+	for i := range len(c) {
+		h ^= uint64(c[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// run fills v (length layout().size(), zeroed) with one run drawn from the streams of
+// sc when noisy, or the expected run (every mean taken as it is) when not.
+func (m *Model) run(noisy bool, sc *scratch, v []float64) {
 	L := m.layout()
 	n := len(m.States)
 	clear(sc.eligible)
@@ -106,8 +133,8 @@ func (m *Model) run(rng *rand.Rand, sc *scratch, v []float64) {
 		for i := range n {
 			mu := m.mean[t][i]
 			a := mu
-			if rng != nil {
-				a = negBin(rng, mu, m.rArr)
+			if noisy {
+				a = negBin(sc.rng[i], mu, m.rArr)
 			}
 			sc.a[i] = a
 			v[L.state(i, sArrivals)] += a
@@ -124,7 +151,7 @@ func (m *Model) run(rng *rand.Rand, sc *scratch, v []float64) {
 		case m.obsCum != nil:
 			relocTotal += m.observedMonth(t, v)
 		case m.Rules.Set == AMMR2024 || m.Rules.Set == Council2015:
-			r, off := m.deliver(rng, sc, t, y, ty, my, v)
+			r, off := m.deliver(noisy, sc, t, y, ty, my, v)
 			relocTotal += r
 			deliveredUnits += r + off
 		case m.Rules.Set == DublinIV2016:
@@ -170,7 +197,7 @@ func (m *Model) yearNeed(y int) float64 {
 // Each contributing state delivers its pledge evenly over the months after the lead
 // time; a draw makes a month faster or slower; no state delivers more than its plan,
 // and no more people are relocated than the benefitting states have candidates.
-func (m *Model) deliver(rng *rand.Rand, sc *scratch, t, y, ty, my int, v []float64) (relocated, offsets float64) {
+func (m *Model) deliver(noisy bool, sc *scratch, t, y, ty, my int, v []float64) (relocated, offsets float64) {
 	L := m.layout()
 	if ty < m.lead && ty < my-1 {
 		return 0, 0
@@ -188,8 +215,8 @@ func (m *Model) deliver(rng *rand.Rand, sc *scratch, t, y, ty, my int, v []float
 			continue
 		}
 		d := rem / left
-		if rng != nil {
-			d = negBin(rng, d, m.rDel)
+		if noisy {
+			d = negBin(sc.rng[j], d, m.rDel)
 		}
 		d = min(d, rem)
 		sc.out[j] = d
@@ -378,11 +405,21 @@ func (m *Model) finish(v []float64, need, delivered, relocated float64) {
 	if m.Rules.Set == DublinIV2016 {
 		pledged = delivered
 	}
-	if resp > 0 {
-		for i := range m.States {
-			if m.inKey[i] {
-				v[L.state(i, sDeviation)] = 100 * (v[L.state(i, sResponsibility)]/resp - m.share[i])
-			}
+	var keyArr float64
+	for i := range m.States {
+		if m.inKey[i] {
+			keyArr += v[L.state(i, sArrivals)]
+		}
+	}
+	for i := range m.States {
+		if !m.inKey[i] || m.share[i] == 0 {
+			continue
+		}
+		if resp > 0 {
+			v[L.state(i, sDeviation)] = 100 * (v[L.state(i, sResponsibility)]/resp - m.share[i])
+		}
+		if keyArr > 0 {
+			v[L.state(i, sPressure)] = v[L.state(i, sArrivals)] / keyArr / m.share[i]
 		}
 	}
 	v[L.union(uNeed)] = need

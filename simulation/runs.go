@@ -3,7 +3,6 @@ package simulation
 import (
 	"context"
 	"math"
-	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync"
@@ -58,6 +57,11 @@ type StateResult struct {
 	NetCost   Band `json:"net_cost_eur"`
 	Border    Band `json:"border_entries"`
 	Returns   Band `json:"returns"`
+	// Pressure is the state's share of the arrivals over its key share;
+	// MayRequestDeduction says the expected run reaches the pressure threshold
+	// (Art. 61(1), an assumption: see Operations.PressureThreshold).
+	Pressure            Band `json:"pressure"`
+	MayRequestDeduction bool `json:"may_request_deduction"`
 }
 
 // UnionResult is the Union's figures over the period.
@@ -119,8 +123,9 @@ func Run(ctx context.Context, s *Scenario, runs int, seed uint64) (*Result, erro
 	return m.Result(ctx, runs, seed)
 }
 
-// Result runs the model runs times from seed and summarises. Run i draws from PCG
-// seeded (seed, i), so the result is the same whatever the number of cores.
+// Result runs the model runs times from seed and summarises. Run i draws, for each
+// state, from PCG seeded (seed ^ hash(state), i), so the result is the same whatever
+// the number of cores and the order of the states.
 func (m *Model) Result(ctx context.Context, runs int, seed uint64) (*Result, error) {
 	if runs < 0 || runs > MaxRuns {
 		return nil, errorf("runs", "%d runs; want 0 to %d", runs, MaxRuns)
@@ -128,7 +133,7 @@ func (m *Model) Result(ctx context.Context, runs int, seed uint64) (*Result, err
 	L := m.layout()
 	size := L.size()
 	expected := make([]float64, size)
-	m.run(nil, m.newScratch(), expected)
+	m.run(false, m.newScratch(), expected)
 	cols := expected
 	n := 1
 	if runs > 0 {
@@ -170,6 +175,8 @@ func (m *Model) Result(ctx context.Context, runs int, seed uint64) (*Result, err
 		st.Responsibility, st.Deviation, st.PerCapita = b(sResponsibility), b(sDeviation), b(sPerCapita)
 		st.Payment, st.Measures, st.Refusal, st.Refused = b(sPayEUR), b(sAltEUR), b(sRefusalEUR), b(sRefused)
 		st.Received, st.NetCost, st.Border, st.Returns = b(sReceivedEUR), b(sNetCostEUR), b(sBorder), b(sReturns)
+		st.Pressure = b(sPressure)
+		st.MayRequestDeduction = m.inKey[i] && expected[L.state(i, sPressure)] >= m.pressure
 		r.States = append(r.States, st)
 	}
 	u := func(f int) Band { return band(L.union(f)) }
@@ -226,7 +233,8 @@ func (m *Model) draw(ctx context.Context, runs int, seed uint64) ([]float64, err
 					return
 				}
 				clear(v)
-				m.run(rand.New(rand.NewPCG(seed, uint64(i))), sc, v)
+				m.seed(sc, seed, i)
+				m.run(true, sc, v)
 				for k, x := range v {
 					cols[k*runs+i] = x
 				}

@@ -148,6 +148,11 @@ type Operations struct {
 	EligibleShare Number
 	// ArrivalsScale multiplies every arrival mean (a what-if: 1.5 is "+50 %").
 	ArrivalsScale Number
+	// PressureThreshold: a state whose share of the arrivals is at least this
+	// multiple of its key share counts as able to request a deduction (Art. 61(1):
+	// "considering itself under migratory pressure"; the law leaves the assessment
+	// to the Commission and the Council, so the threshold is an assumption, default 1).
+	PressureThreshold Number
 }
 
 // Uncertainty gives the distributions of a run. Dispersion is the size parameter r
