@@ -32,8 +32,12 @@ type replayPlan struct {
 	obs   []Observation
 }
 
+type obsKey struct {
+	d       int
+	s, from int // -1 = all
+}
+
 func (m *Model) observed() error {
-	n := len(m.States)
 	p := &replayPlan{obs: m.S.Observed}
 	for b := range m.States {
 		if m.benef[b] {
@@ -43,77 +47,96 @@ func (m *Model) observed() error {
 	if len(p.src) == 0 {
 		return errorf("benefitting", "a replay needs the states relocations came from")
 	}
+	given, err := m.givenFigures(p)
+	if err != nil {
+		return err
+	}
+	p.fill(len(m.States), given)
+	p.splitTotals()                  // rule 1
+	p.unionTotals(given, m.oblig[0]) // rule 2
+	p.inTime(m.S.Start)              // rule 3
+	m.replay = p
+	m.monthlyReplay(p)
+	return nil
+}
+
+// givenFigures checks the published figures and indexes them by (date, state, source).
+func (m *Model) givenFigures(p *replayPlan) (map[obsKey]float64, error) {
 	for _, o := range m.S.Observed {
 		if !slices.ContainsFunc(p.dates, func(d time.Time) bool { return d.Equal(o.Date) }) {
 			p.dates = append(p.dates, o.Date)
 		}
 	}
 	slices.SortFunc(p.dates, func(a, b time.Time) int { return a.Compare(b) })
-	D := len(p.dates)
-	p.val, p.known, p.split = make([][][]float64, D), make([][]bool, D), make([][]bool, D)
-	type key struct {
-		d       int
-		s, from int // -1 = all
-	}
-	given := map[key]float64{}
-	srcIdx := func(c Code) int {
-		for k, b := range p.src {
-			if m.States[b] == c {
-				return k
-			}
-		}
-		return -2
-	}
+	given := map[obsKey]float64{}
 	for k, o := range m.S.Observed {
 		d, _ := slices.BinarySearchFunc(p.dates, o.Date, func(a, b time.Time) int { return a.Compare(b) })
 		s, f := -1, -1
 		if o.State != "" {
 			i, ok := m.index[o.State]
 			if !ok {
-				return errorf("observed", "row %d: %s is not participating", k+1, o.State)
+				return nil, errorf("observed", "row %d: %s is not participating", k+1, o.State)
 			}
 			s = i
 		}
 		if o.From != "" {
-			if f = srcIdx(o.From); f < 0 {
-				return errorf("observed", "row %d: relocations from %s, which is not a benefitting state", k+1, o.From)
+			if f = p.srcIndex(m.States, o.From); f < 0 {
+				return nil, errorf("observed", "row %d: relocations from %s, which is not a benefitting state", k+1, o.From)
 			}
 		}
 		if o.Value < 0 || o.Value > 1e8 {
-			return errorf("observed", "row %d: %d relocations out of range", k+1, o.Value)
+			return nil, errorf("observed", "row %d: %d relocations out of range", k+1, o.Value)
 		}
-		if _, dup := given[key{d, s, f}]; dup {
-			return errorf("observed", "row %d: a second figure for %s from %s on %s", k+1, orAll(o.State), orAll(o.From), o.Date.Format(time.DateOnly))
+		if _, dup := given[obsKey{d, s, f}]; dup {
+			return nil, errorf("observed", "row %d: a second figure for %s from %s on %s", k+1, orAll(o.State), orAll(o.From), o.Date.Format(time.DateOnly))
 		}
-		given[key{d, s, f}] = float64(o.Value)
+		given[obsKey{d, s, f}] = float64(o.Value)
 	}
-	B := len(p.src)
+	return given, nil
+}
+
+func (p *replayPlan) srcIndex(states []Code, c Code) int {
+	for k, b := range p.src {
+		if states[b] == c {
+			return k
+		}
+	}
+	return -2
+}
+
+// fill lays the published per-state figures into the matrix; a total without its
+// split waits in the first source's cell until rule 1 splits it.
+func (p *replayPlan) fill(n int, given map[obsKey]float64) {
+	D, B := len(p.dates), len(p.src)
+	p.val, p.known, p.split = make([][][]float64, D), make([][]bool, D), make([][]bool, D)
 	for d := range D {
 		p.val[d], p.known[d], p.split[d] = make([][]float64, n), make([]bool, n), make([]bool, n)
 		for s := range n {
 			p.val[d][s] = make([]float64, B)
 			all := true
-			var sum float64
 			for f := range B {
-				v, ok := given[key{d, s, f}]
+				v, ok := given[obsKey{d, s, f}]
 				all = all && ok
-				sum += v
 				p.val[d][s][f] = v
 			}
-			tot, hasTot := given[key{d, s, -1}]
+			tot, hasTot := given[obsKey{d, s, -1}]
 			switch {
 			case all:
 				p.known[d][s], p.split[d][s] = true, true
 			case hasTot:
 				p.known[d][s] = true
-				_ = sum
-				p.val[d][s][0] = tot // split below, once splits at other dates are known
+				p.val[d][s][0] = tot
 			}
 		}
 	}
-	// Rule 1: split published totals as at the nearest date with a published split.
-	for d := range D {
-		for s := range n {
+}
+
+// splitTotals is rule 1: a published total is split as at the nearest date with a
+// published split.
+func (p *replayPlan) splitTotals() {
+	B := len(p.src)
+	for d := range p.dates {
+		for s := range p.val[d] {
 			if !p.known[d][s] || p.split[d][s] {
 				continue
 			}
@@ -122,16 +145,23 @@ func (m *Model) observed() error {
 			p.val[d][s] = spread(tot, w, B)
 		}
 	}
-	// Rule 2: Union totals.
-	for d := range D {
+}
+
+// unionTotals is rule 2: what the published states leave of a Union total goes to
+// the others by their figures at the nearest date (or, where none is published,
+// their commitment), by largest remainder so that the total holds exactly.
+func (p *replayPlan) unionTotals(given map[obsKey]float64, commitment []float64) {
+	B := len(p.src)
+	for d := range p.dates {
+		n := len(p.val[d])
 		uf := make([]float64, B)
 		allFrom := true
 		for f := range B {
-			v, ok := given[key{d, -1, f}]
+			v, ok := given[obsKey{d, -1, f}]
 			uf[f] = v
 			allFrom = allFrom && ok
 		}
-		tot, hasTot := given[key{d, -1, -1}]
+		tot, hasTot := given[obsKey{d, -1, -1}]
 		if !allFrom && !hasTot {
 			continue
 		}
@@ -152,33 +182,21 @@ func (m *Model) observed() error {
 				} else if near != nil {
 					w[k] = near[f]
 				}
-				if near == nil && m.oblig[0][s] > 0 {
-					w[k] = m.oblig[0][s] // nobody published: the commitment
+				if near == nil && commitment[s] > 0 {
+					w[k] = commitment[s] // nobody published: the commitment
 				}
 			}
 			return w
 		}
 		if allFrom {
 			for f := range B {
-				res := uf[f]
-				for s := range n {
-					if p.known[d][s] {
-						res -= p.val[d][s][f]
-					}
-				}
+				res := uf[f] - p.knownSum(d, f)
 				for k, x := range largestRemainder(max(res, 0), weights(f)) {
 					p.val[d][unknown[k]][f] = x
 				}
 			}
 		} else {
-			res := tot
-			for s := range n {
-				if p.known[d][s] {
-					for f := range B {
-						res -= p.val[d][s][f]
-					}
-				}
-			}
+			res := tot - p.knownSum(d, -1)
 			for k, x := range largestRemainder(max(res, 0), weights(-1)) {
 				s := unknown[k]
 				p.val[d][s] = spread(x, p.nearest(d, s, func(e int) bool { return p.known[e][s] }), B)
@@ -190,16 +208,39 @@ func (m *Model) observed() error {
 		}
 		p.markEstimated(d, unknown)
 	}
-	// Rule 3: what is still unknown, in time.
-	for d := range D {
-		for s := range n {
-			if p.known[d][s] {
-				continue
+}
+
+// knownSum adds the known states' figures at date d from source f (-1: all sources).
+func (p *replayPlan) knownSum(d, f int) float64 {
+	var sum float64
+	for s := range p.val[d] {
+		if !p.known[d][s] {
+			continue
+		}
+		for g, x := range p.val[d][s] {
+			if f < 0 || g == f {
+				sum += x
 			}
-			p.val[d][s] = p.interpolate(m.S.Start, d, s)
 		}
 	}
-	m.replay = p
+	return sum
+}
+
+// inTime is rule 3: what is still unknown is interpolated between known dates.
+func (p *replayPlan) inTime(start time.Time) {
+	for d := range p.dates {
+		for s := range p.val[d] {
+			if !p.known[d][s] {
+				p.val[d][s] = p.interpolate(start, d, s)
+			}
+		}
+	}
+}
+
+// monthlyReplay turns the plan into cumulative relocations at each month's end,
+// per state of relocation and per state relocated from.
+func (m *Model) monthlyReplay(p *replayPlan) {
+	n := len(m.States)
 	m.obsCum = make([][]float64, m.S.Months)
 	m.obsFrom = make([][]float64, m.S.Months)
 	for t := range m.S.Months {
@@ -213,7 +254,6 @@ func (m *Model) observed() error {
 			}
 		}
 	}
-	return nil
 }
 
 func orAll(c Code) string {
