@@ -24,7 +24,20 @@ type Series struct {
 	Label  string
 	Colour string
 	Dashed bool
+	// Square draws the series' points (a lone value, the last point) and its legend
+	// key as squares instead of circles, so that two series of one-point values are
+	// told apart without their colour.
+	Square bool
 	Points []Point
+}
+
+// Band is a range drawn as a shaded area between two lines over the same x values:
+// the 5–95 % band of a figure over seeded runs, say. Low and High are paired by
+// index; the shorter one sets the number of points.
+type Band struct {
+	Label     string
+	Colour    string
+	Low, High []Point
 }
 
 // Line is a line chart: series over a common x axis, with an optional vertical marker
@@ -32,13 +45,15 @@ type Series struct {
 type Line struct {
 	ID, Title, Desc string
 	Series          []Series
-	XMin, XMax      float64 // the x range; equal: from the points
-	XLabels         [2]string
-	Marker          *float64 // x of a vertical line, nil for none
-	MarkerLabel     string
-	YFormat         Format
-	Width, Height   int // 0: 640 × 260
-	EmptyText       string
+	// Bands are drawn under the series, each with a key in the legend.
+	Bands         []Band
+	XMin, XMax    float64 // the x range; equal: from the points
+	XLabels       [2]string
+	Marker        *float64 // x of a vertical line, nil for none
+	MarkerLabel   string
+	YFormat       Format
+	Width, Height int // 0: 640 × 260
+	EmptyText     string
 }
 
 const (
@@ -104,33 +119,17 @@ func (c Line) SVG() template.HTML {
 	if f == nil {
 		f = func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	}
-	xmin, xmax, ymax := finite(c.XMin), finite(c.XMax), 0.0
-	if xmin >= xmax {
-		first := true
-		for _, s := range c.Series {
-			for _, p := range s.Points {
-				x := finite(p.X)
-				if first || x < xmin {
-					xmin = x
-				}
-				if first || x > xmax {
-					xmax = x
-				}
-				first = false
-			}
-		}
-	}
-	if xmax <= xmin {
-		xmax = xmin + 1
-	}
-	for _, s := range c.Series {
-		for _, p := range s.Points {
+	xmin, xmax, ymax := c.xRange()
+	for _, b := range c.Bands {
+		for _, p := range b.High {
 			ymax = max(ymax, finite(p.Y))
 		}
 	}
 	top := NiceCeil(ymax)
-	// The series' legend takes a row above the plot.
-	x0, x1, y0, y1 := left, float64(w)-right, float64(h)-bottom, topM+legendRow
+	x0, x1, y0 := left, float64(w)-right, float64(h)-bottom
+	keys := c.legend(x0, x1)
+	// The legend takes a row above the plot, or more when its keys do not fit in one.
+	y1 := topM + legendRow*float64(keys.rows)
 	px := func(x float64) float64 { return x0 + (min(max(finite(x), xmin), xmax)-xmin)/(xmax-xmin)*(x1-x0) }
 	py := func(y float64) float64 { return y0 - min(max(finite(y), 0), top)/top*(y0-y1) }
 
@@ -143,21 +142,27 @@ func (c Line) SVG() template.HTML {
 	text(&b, x0-6, y1+4, "end", f(top))
 	text(&b, x0, float64(h)-14, "start", c.XLabels[0])
 	text(&b, x1, float64(h)-14, "end", c.XLabels[1])
-	lx := x0
-	for i, s := range c.Series {
-		dash := ""
-		if s.Dashed {
-			dash = ` stroke-dasharray="6 4"`
-		}
-		if len(s.Points) == 1 {
-			b.WriteString(`<circle class="key s` + strconv.Itoa(i) + `" cx="` + ff(lx+12) + `" cy="` + ff(topM-4) + `" r="5" fill="` + esc(s.Colour) + `"/>`)
-		} else {
-			b.WriteString(`<line class="key s` + strconv.Itoa(i) + `" x1="` + ff(lx) + `" y1="` + ff(topM-4) + `" x2="` + ff(lx+24) + `" y2="` + ff(topM-4) + `" stroke="` + esc(s.Colour) + `" stroke-width="2"` + dash + `/>`)
-		}
-		text(&b, lx+30, topM, "start", s.Label)
-		lx += 40 + 7*float64(len([]rune(s.Label)))
-	}
+	keys.draw(&b, c)
 	points := 0
+	for i, band := range c.Bands {
+		n := min(len(band.Low), len(band.High))
+		if n == 0 {
+			continue
+		}
+		points += n
+		var d strings.Builder
+		d.WriteString("M")
+		for j := range n {
+			if j > 0 {
+				d.WriteString("L")
+			}
+			d.WriteString(ff(px(band.High[j].X)) + " " + ff(py(band.High[j].Y)))
+		}
+		for j := n - 1; j >= 0; j-- {
+			d.WriteString("L" + ff(px(band.Low[j].X)) + " " + ff(py(band.Low[j].Y)))
+		}
+		b.WriteString(`<path class="band b` + strconv.Itoa(i) + `" d="` + d.String() + `Z" fill="` + esc(band.Colour) + `" fill-opacity=".25" stroke="none"/>`)
+	}
 	for i, s := range c.Series {
 		if len(s.Points) == 0 {
 			continue
@@ -178,11 +183,11 @@ func (c Line) SVG() template.HTML {
 		}
 		b.WriteString(`<path class="series s` + strconv.Itoa(i) + `" d="` + d.String() + `" fill="none" stroke="` + esc(s.Colour) + `" stroke-width="2"` + dash + `/>`)
 		last := s.Points[len(s.Points)-1]
-		r := "3"
+		r := 3.0
 		if len(s.Points) == 1 {
-			r = "5" // a lone value: a dot that can be seen
+			r = 5 // a lone value: a dot that can be seen
 		}
-		b.WriteString(`<circle cx="` + ff(px(last.X)) + `" cy="` + ff(py(last.Y)) + `" r="` + r + `" fill="` + esc(s.Colour) + `"/>`)
+		dot(&b, "", px(last.X), py(last.Y), r, s)
 	}
 	if c.Marker != nil {
 		mx := px(*c.Marker)
@@ -194,6 +199,109 @@ func (c Line) SVG() template.HTML {
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String()) // every text above is escaped
+}
+
+// xRange is the chart's x range (XMin to XMax, or the points' when they are equal)
+// and the largest y of its series.
+func (c Line) xRange() (xmin, xmax, ymax float64) {
+	xmin, xmax = finite(c.XMin), finite(c.XMax)
+	if xmin >= xmax {
+		first := true
+		for _, s := range c.Series {
+			for _, p := range s.Points {
+				x := finite(p.X)
+				if first || x < xmin {
+					xmin = x
+				}
+				if first || x > xmax {
+					xmax = x
+				}
+				first = false
+			}
+		}
+		for _, b := range c.Bands {
+			for _, p := range append(b.Low[:len(b.Low):len(b.Low)], b.High...) {
+				x := finite(p.X)
+				if first || x < xmin {
+					xmin = x
+				}
+				if first || x > xmax {
+					xmax = x
+				}
+				first = false
+			}
+		}
+	}
+	if xmax <= xmin {
+		xmax = xmin + 1
+	}
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			ymax = max(ymax, finite(p.Y))
+		}
+	}
+	return xmin, xmax, ymax
+}
+
+// dot draws a point of s: a circle of radius r, or a square of side 2r.
+func dot(b *strings.Builder, class string, x, y, r float64, s Series) {
+	if class != "" {
+		class = ` class="` + class + `"`
+	}
+	if s.Square {
+		b.WriteString(`<rect` + class + ` x="` + ff(x-r) + `" y="` + ff(y-r) + `" width="` + ff(2*r) + `" height="` + ff(2*r) + `" fill="` + esc(s.Colour) + `"/>`)
+		return
+	}
+	b.WriteString(`<circle` + class + ` cx="` + ff(x) + `" cy="` + ff(y) + `" r="` + strconv.FormatFloat(r, 'f', -1, 64) + `" fill="` + esc(s.Colour) + `"/>`)
+}
+
+// lineLegend places a line chart's keys, the series' and then the bands', in rows
+// from x0 that wrap before x1.
+type lineLegend struct {
+	rows int
+	at   [][2]float64 // x and y of each key, series first
+}
+
+func (c Line) legend(x0, x1 float64) lineLegend {
+	l := lineLegend{rows: 1}
+	x, y := x0, topM
+	place := func(label string) {
+		wd := 40 + 7*float64(utf8.RuneCountInString(label))
+		if x > x0 && x+wd-16 > x1 {
+			x, y = x0, y+legendRow
+			l.rows++
+		}
+		l.at = append(l.at, [2]float64{x, y})
+		x += wd
+	}
+	for _, s := range c.Series {
+		place(s.Label)
+	}
+	for _, b := range c.Bands {
+		place(b.Label)
+	}
+	return l
+}
+
+func (l lineLegend) draw(b *strings.Builder, c Line) {
+	for i, s := range c.Series {
+		lx, ly := l.at[i][0], l.at[i][1]
+		dash := ""
+		if s.Dashed {
+			dash = ` stroke-dasharray="6 4"`
+		}
+		if len(s.Points) == 1 {
+			dot(b, "key s"+strconv.Itoa(i), lx+12, ly-4, 5, s)
+		} else {
+			b.WriteString(`<line class="key s` + strconv.Itoa(i) + `" x1="` + ff(lx) + `" y1="` + ff(ly-4) + `" x2="` + ff(lx+24) + `" y2="` + ff(ly-4) + `" stroke="` + esc(s.Colour) + `" stroke-width="2"` + dash + `/>`)
+		}
+		text(b, lx+30, ly, "start", s.Label)
+	}
+	for i, band := range c.Bands {
+		lx, ly := l.at[len(c.Series)+i][0], l.at[len(c.Series)+i][1]
+		b.WriteString(`<rect class="key b` + strconv.Itoa(i) + `" x="` + ff(lx) + `" y="` + ff(ly-10) + `" width="24" height="12" fill="` + esc(band.Colour) + `" fill-opacity=".25" stroke="` + esc(band.Colour) + `"/>`)
+		text(b, lx+30, ly, "start", band.Label)
+	}
 }
 
 // Segment is one part of a stacked bar.
