@@ -91,7 +91,7 @@ func WithLoginLimit(failures int, wait time.Duration) Option {
 
 // Pages of the site; each is parsed with layout.html at start.
 var pages = []string{"pool.html", "state.html", "error.html", "login.html", "ledger.html",
-	"arrivals.html", "arrival.html", "case.html", "deadlines.html", "accesslog.html", "proposal.html", "accessibility.html"}
+	"arrivals.html", "arrival.html", "case.html", "deadlines.html", "accesslog.html", "proposal.html", "accessibility.html", "whatif.html"}
 
 // New parses every template and builds the map once, so that a broken template or map
 // fails the start, not a user's click.
@@ -144,6 +144,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /readyz", s.handleReady)
 	mux.HandleFunc("GET /language", s.handleLanguage)
 	mux.HandleFunc("GET /accessibility", s.handleAccessibility)
+	mux.HandleFunc("GET /whatif", s.handleWhatIf)          // the What-if page (whatif.go)
+	mux.HandleFunc("GET /whatif.csv", s.handleWhatIfCSV)   // one table of it
+	mux.HandleFunc("GET /whatif.toml", s.handleWhatIfTOML) // scenario B's file
 	mux.Handle("GET /metrics", s.metrics.handler())
 	mux.HandleFunc("GET /openapi.yaml", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml")
@@ -180,6 +183,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/v1/cycles/{year}/pool", s.publicPage(s.handlePool))
 	mux.HandleFunc("GET /api/v1/cycles/{year}/pool/states/{state}", s.handlePoolState)
 	mux.HandleFunc("POST /api/v1/pool", s.handlePoolPost)
+	mux.HandleFunc("POST /api/v1/simulations", s.handleSimulationPost)
 	mux.HandleFunc("GET /api/v1/key", s.handleKey)
 	mux.HandleFunc("GET /api/v1/datasets", s.handleDatasets)
 	mux.HandleFunc("GET /api/v1/datasets/{id}", s.handleDataset)

@@ -94,6 +94,12 @@ func TestLineBands(t *testing.T) {
 	if len(rows) < 2 {
 		t.Errorf("legend of %d keys in %d row(s)", len(long.Series)+len(long.Bands), len(rows))
 	}
+	// A wider margin moves the plot, not the labels off the chart.
+	wide := string(Line{ID: "w", Left: 120, YFormat: func(float64) string { return "EUR 500,000,000" }, Series: []Series{{Points: []Point{{0, 1}, {1, 2}}}}}.SVG())
+	inBounds(t, wide, defaultW, defaultH)
+	if !strings.Contains(wide, `<line x1="120.0"`) || !strings.Contains(wide, `<text x="114.0"`) {
+		t.Errorf("the plot does not start at the margin given: %s", wide)
+	}
 	// A square point is a rect, not a circle.
 	sq := string(Line{ID: "sq", Series: []Series{{Label: "B", Square: true, Points: []Point{{1, 1}}}}}.SVG())
 	if strings.Contains(sq, "<circle") || !strings.Contains(sq, `<rect class="key s0"`) {

@@ -46,12 +46,15 @@ type Line struct {
 	ID, Title, Desc string
 	Series          []Series
 	// Bands are drawn under the series, each with a key in the legend.
-	Bands         []Band
-	XMin, XMax    float64 // the x range; equal: from the points
-	XLabels       [2]string
-	Marker        *float64 // x of a vertical line, nil for none
-	MarkerLabel   string
-	YFormat       Format
+	Bands       []Band
+	XMin, XMax  float64 // the x range; equal: from the points
+	XLabels     [2]string
+	Marker      *float64 // x of a vertical line, nil for none
+	MarkerLabel string
+	YFormat     Format
+	// Left is the margin for the y axis's labels (0: 70), wider for long ones
+	// ("EUR 500,000,000").
+	Left          float64
 	Width, Height int // 0: 640 × 260
 	EmptyText     string
 }
@@ -127,6 +130,9 @@ func (c Line) SVG() template.HTML {
 	}
 	top := NiceCeil(ymax)
 	x0, x1, y0 := left, float64(w)-right, float64(h)-bottom
+	if c.Left > 0 {
+		x0 = min(c.Left, x1-1)
+	}
 	keys := c.legend(x0, x1)
 	// The legend takes a row above the plot, or more when its keys do not fit in one.
 	y1 := topM + legendRow*float64(keys.rows)
