@@ -97,6 +97,18 @@ func codeHash(c Code) uint64 {
 	return h
 }
 
+// yearOf places month t in its pool year: the year, the month within it and the
+// year's months inside the period. A pool year is 12 months (AMMR Art. 57(1)); the
+// 2015 scheme ran once, over the whole period (Decisions 2015/1523 and 2015/1601).
+func (m *Model) yearOf(t int) (y, ty, my int) {
+	L := 12
+	if m.Rules.Set == Council2015 {
+		L = m.S.Months
+	}
+	y, ty = t/L, t%L
+	return y, ty, min(L, m.S.Months-L*y)
+}
+
 // run fills v (length layout().size(), zeroed) with one run drawn from the streams of
 // sc when noisy, or the expected run (every mean taken as it is) when not.
 func (m *Model) run(noisy bool, sc *scratch, v []float64) {
@@ -107,8 +119,7 @@ func (m *Model) run(noisy bool, sc *scratch, v []float64) {
 	var need, deliveredUnits, relocTotal float64
 	price := m.Params.Price.Value
 	for t := range m.S.Months {
-		y, ty := t/12, t%12
-		my := min(12, m.S.Months-12*y) // months of this pool year inside the period
+		y, ty, my := m.yearOf(t)
 		if ty == 0 {
 			clear(sc.cumA)
 			clear(sc.delivY)
