@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -275,9 +278,30 @@ func compareTableNames() []string {
 func openScenario(arg string) (*simulation.Scenario, error) {
 	s, _, err := scenariofile.Open(arg)
 	if err != nil {
-		return nil, err
+		return nil, locate(err, arg)
 	}
 	return s, nil
+}
+
+// locate names the file of an error as the user can open it: the package names a
+// scenario file and its data files relative to the scenario's directory
+// ("typo.toml:5"), which from another directory points nowhere. A name that is not
+// a file there (a shipped base's) is left alone.
+func locate(err error, arg string) error {
+	e, ok := errors.AsType[*solidarity.Error](err)
+	if !ok || e.File == "" || filepath.IsAbs(e.File) {
+		return err
+	}
+	p := filepath.Join(filepath.Dir(arg), e.File)
+	if p == e.File {
+		return err
+	}
+	if _, serr := os.Stat(p); serr != nil {
+		return err
+	}
+	c := *e
+	c.File = p
+	return &c
 }
 
 // simulate runs s and names s's file in the errors the engine finds (a field the
@@ -444,8 +468,18 @@ func writeTextTable(w io.Writer, t simulation.Table) {
 		fmt.Fprintln(w, "  (none)")
 		return
 	}
+	// A source is free text as long as a URL: as the last column, left out of the
+	// alignment, it starts where the columns end instead of pushing them apart.
+	free := t.Header[len(t.Header)-1] == "source"
+	line := func(cells []string) string {
+		if free {
+			n := len(cells) - 1
+			return strings.Join(cells[:n], "\t") + "\t  " + cells[n]
+		}
+		return strings.Join(cells, "\t") + "\t"
+	}
 	tw := newTable(w)
-	fmt.Fprintln(tw, strings.Join(t.Header, "\t")+"\t")
+	fmt.Fprintln(tw, line(t.Header))
 	for _, r := range t.Rows {
 		cells := make([]string, len(r))
 		for i, c := range r {
@@ -455,7 +489,7 @@ func writeTextTable(w io.Writer, t simulation.Table) {
 			// A tab or newline in a cell (a source text) would break the columns.
 			cells[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(c)
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+		fmt.Fprintln(tw, line(cells))
 	}
 	tw.Flush()
 }
