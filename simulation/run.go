@@ -33,6 +33,7 @@ const (
 const (
 	uNeed        = iota // units the pool (or the scheme, or the corrective allocation) needs
 	uPledged            // units pledged in any form
+	uPlaces             // units pledged as relocations or offsets: places for people, not money
 	uDelivered          // units delivered by the end: relocations, offsets, payments, measures
 	uShortfall          // need − delivered, at least 0
 	uRelocations        // persons relocated
@@ -410,7 +411,9 @@ func (m *Model) finish(v []float64, need, delivered, relocated float64) {
 	}
 	for y := range m.Years {
 		for i := range m.States {
-			pledged += m.planReloc[y][i] + m.planPay[y][i] + m.planAlt[y][i] + m.planOffset[y][i]*m.offsetVal
+			places := m.planReloc[y][i] + m.planOffset[y][i]*m.offsetVal
+			pledged += places + m.planPay[y][i] + m.planAlt[y][i]
+			v[L.union(uPlaces)] += places
 		}
 	}
 	if m.Rules.Set == DublinIV2016 {

@@ -24,3 +24,20 @@ func TestYearRuns(t *testing.T) {
 		t.Logf("%s %s %d", c.Rules, c.Error, len(c.States))
 	}
 }
+
+// TestReplayTotalWithoutSplit: a state's total published at one date only, with no
+// split by state of relocation anywhere, is split in equal parts (the fuzzer found
+// the panic this was).
+func TestReplayTotalWithoutSplit(t *testing.T) {
+	s := year(t)
+	s.Observed = []simulation.Observation{{Date: s.Start.AddDate(0, 5, 0), State: "FR", Value: 3}}
+	r, err := simulation.Run(context.Background(), s, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Replay.Checkpoints {
+		if c.State == "FR" && c.From == "" && c.Value != 3 {
+			t.Errorf("FR total %d, want 3", c.Value)
+		}
+	}
+}

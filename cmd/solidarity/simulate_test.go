@@ -281,7 +281,7 @@ func TestSimulateCSV(t *testing.T) {
 		}
 		names = append(names, strings.TrimPrefix(name, "# "))
 	}
-	want := slices.DeleteFunc(slices.Clone(simulation.TableNames), func(n string) bool { return n == "replay" })
+	want := slices.DeleteFunc(slices.Clone(simulation.TableNames), func(n string) bool { return n == "replay" || n == "compared" })
 	if !slices.Equal(names, want) {
 		t.Errorf("tables %v; want %v", names, want)
 	}

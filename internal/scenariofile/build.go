@@ -129,11 +129,8 @@ func (l *layer) wrap(field string, err error) error {
 	if errors.As(err, &e) && e.File != "" {
 		return err
 	}
-	code := solidarity.EINVALID
-	if e != nil {
-		code = e.Code
-	}
-	return &solidarity.Error{Code: code, File: l.file, Line: l.loc.Line(field), Field: field, Message: solidarity.ErrorMessage(err)}
+	// Whatever went wrong elsewhere, this file is what is invalid.
+	return &solidarity.Error{Code: solidarity.EINVALID, File: l.file, Line: l.loc.Line(field), Field: field, Message: solidarity.ErrorMessage(err)}
 }
 
 // draft is a scenario being built from its layers: ids are resolved last, once every
