@@ -220,6 +220,10 @@ func (m *Model) deliver(noisy bool, sc *scratch, t, y, ty, my int, v []float64) 
 	}
 	var want float64
 	for j := range m.States {
+		// Offsets: evenly, no draw (an offset is a decision on a file, not a flight).
+		o := m.planOffset[y][j] / float64(max(my-m.lead, 1)) * m.offsetVal
+		v[L.state(j, sOffsetIn)] += o
+		offsets += o
 		plan := m.planReloc[y][j] * m.delivery
 		rem := plan - sc.delivY[j]
 		if rem <= 0 {
@@ -233,10 +237,6 @@ func (m *Model) deliver(noisy bool, sc *scratch, t, y, ty, my int, v []float64) 
 		d = min(d, rem)
 		sc.out[j] = d
 		want += d
-		// Offsets: evenly, no draw (an offset is a decision on a file, not a flight).
-		o := m.planOffset[y][j] / float64(max(my-m.lead, 1)) * m.offsetVal
-		v[L.state(j, sOffsetIn)] += o
-		offsets += o
 	}
 	var avail float64
 	for b := range m.States {
