@@ -8,7 +8,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -107,6 +109,9 @@ func Join(table, key string) string {
 	return table + "." + key
 }
 
+// typeError is the decoder's text for a value of the wrong type.
+var typeError = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+
 // Decode decodes src strictly into v: a syntax error names its line, and the first
 // key v has no field for is an error naming its line and path, with doc (the file
 // format's reference) as the place to check the spelling. name is the file's name
@@ -121,6 +126,10 @@ func Decode(name string, src []byte, v any, doc string) (*Locator, error) {
 			if pe.LastKey != "" {
 				e.Field = pe.LastKey
 			}
+		} else if m := typeError.FindStringSubmatch(err.Error()); m != nil {
+			// A value of the wrong type comes as text only: take its line and key.
+			e.Line, _ = strconv.Atoi(m[1])
+			e.Field, e.Message = m[2], m[3]
 		}
 		return nil, e
 	}
