@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"solidarity"
 	"solidarity/internal/bound"
@@ -52,7 +53,10 @@ type Info struct {
 }
 
 // Shipped returns the scenarios embedded in the binary, by name.
-func Shipped() []Info {
+func Shipped() []Info { return append([]Info(nil), shippedInfo()...) }
+
+// shippedInfo reads the shipped scenarios once: they cannot change while the binary runs.
+var shippedInfo = sync.OnceValue(func() []Info {
 	entries, _ := fs.ReadDir(shipped, ".")
 	var out []Info
 	for _, e := range entries {
@@ -69,7 +73,7 @@ func Shipped() []Info {
 		out = append(out, Info{Name: name, Title: s.Title, Note: s.Note, Illustrative: s.Illustrative, Rules: s.Rules})
 	}
 	return out
-}
+})
 
 // ShippedSource returns the TOML text of a shipped scenario.
 func ShippedSource(name string) ([]byte, error) {
