@@ -74,22 +74,6 @@ func simulateFlags(name string, stdout, stderr io.Writer) (*flag.FlagSet, *simul
 	return fs, o, format
 }
 
-// parsePositional parses flags given before, between or after the positional
-// arguments, and returns the positional ones.
-func parsePositional(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := parse(fs, args, true); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 // check validates the flags once parsed: the format, and the table against names,
 // the tables the output can have ("all" too).
 func (o *simulateOptions) check(fs *flag.FlagSet, format string, names []string) error {
@@ -154,7 +138,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fs, o, format := simulateFlags("simulate", stdout, stderr)
 	list := fs.Bool("list", false, "list the shipped scenarios")
-	pos, err := parsePositional(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
@@ -207,7 +191,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 
 func runSimulateCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, o, format := simulateFlags("simulate compare", stdout, stderr)
-	pos, err := parsePositional(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}

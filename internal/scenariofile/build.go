@@ -291,22 +291,33 @@ func (l *layer) num(field string, n number, dst *simulation.Number) error {
 	return nil
 }
 
+// numField is a number of the file and where it goes.
+type numField struct {
+	field string
+	n     number
+	dst   *simulation.Number
+}
+
+// nums sets every number of fields the file sets.
+func (l *layer) nums(fields []numField) error {
+	for _, x := range fields {
+		if err := l.num(x.field, x.n, x.dst); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (d *draft) parameters(l *layer) error {
 	p, dst := l.f.Parameters, &d.s.Params
-	for _, x := range []struct {
-		field string
-		n     number
-		dst   *simulation.Number
-	}{
+	if err := l.nums([]numField{
 		{"parameters.reference", p.Reference, &dst.Reference},
 		{"parameters.proposal", p.Proposal, &dst.Proposal},
 		{"parameters.price", p.Price, &dst.Price},
 		{"parameters.receipt", p.Receipt, &dst.Receipt},
 		{"parameters.trigger", p.Trigger, &dst.Trigger},
-	} {
-		if err := l.num(x.field, x.n, x.dst); err != nil {
-			return err
-		}
+	}); err != nil {
+		return err
 	}
 	if p.Method != "" {
 		m, err := apportion.ParseMethod(p.Method)
@@ -372,11 +383,7 @@ func (d *draft) choices(l *layer) error {
 
 func (d *draft) operations(l *layer) error {
 	o, dst := l.f.Operations, &d.s.Ops
-	for _, x := range []struct {
-		field string
-		n     number
-		dst   *simulation.Number
-	}{
+	if err := l.nums([]numField{
 		{"operations.border_threshold", o.BorderThreshold, &dst.BorderThreshold},
 		{"operations.return_rate", o.ReturnRate, &dst.ReturnRate},
 		{"operations.dublin_transfer_ratio", o.DublinTransferRatio, &dst.DublinTransferRatio},
@@ -387,10 +394,8 @@ func (d *draft) operations(l *layer) error {
 		{"operations.pressure_threshold", o.PressureThreshold, &dst.PressureThreshold},
 		{"uncertainty.arrivals_dispersion", l.f.Uncertainty.ArrivalsDispersion, &d.s.Uncertainty.ArrivalsDispersion},
 		{"uncertainty.delivery_dispersion", l.f.Uncertainty.DeliveryDispersion, &d.s.Uncertainty.DeliveryDispersion},
-	} {
-		if err := l.num(x.field, x.n, x.dst); err != nil {
-			return err
-		}
+	}); err != nil {
+		return err
 	}
 	if o.OffsetsAtTransferRatio != nil {
 		dst.OffsetsAtTransferRatio = *o.OffsetsAtTransferRatio

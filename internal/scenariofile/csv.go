@@ -120,6 +120,19 @@ func (t *table) errorf(col, format string, args ...any) error {
 	return &solidarity.Error{Code: solidarity.EINVALID, File: t.file, Line: line, Field: col, Message: fmt.Sprintf(format, args...)}
 }
 
+// each calls fn for every row, stopping at the first error.
+func (t *table) each(fn func() error) error {
+	for {
+		ok, err := t.next()
+		if err != nil || !ok {
+			return err
+		}
+		if err := fn(); err != nil {
+			return err
+		}
+	}
+}
+
 // next reads the next row; false at the end.
 func (t *table) next() (bool, error) {
 	rec, err := t.r.Read()
@@ -277,14 +290,7 @@ func (d *draft) readArrivals(fsys fs.FS, name string) error {
 	if err != nil {
 		return err
 	}
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
+	return t.each(func() error {
 		mean, err := t.float("mean", 0, 1e8)
 		if err != nil {
 			return err
@@ -304,7 +310,8 @@ func (d *draft) readArrivals(fsys fs.FS, name string) error {
 			return t.errorf("", "%v", err)
 		}
 		d.arrivals = append(d.arrivals, *a)
-	}
+		return nil
+	})
 }
 
 func readByState(fsys fs.FS, name, col string, hi float64) (map[simulation.Code]simulation.Number, error) {
@@ -313,31 +320,26 @@ func readByState(fsys fs.FS, name, col string, hi float64) (map[simulation.Code]
 		return nil, err
 	}
 	out := map[simulation.Code]simulation.Number{}
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return out, nil
-		}
+	err = t.each(func() error {
 		c, err := t.state("state", false)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if _, dup := out[c]; dup {
-			return nil, t.errorf("state", "%s twice", c)
+			return t.errorf("state", "%s twice", c)
 		}
 		v, err := t.float(col, 0, hi)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		fact, err := t.fact()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out[c] = simulation.Number{Value: v, Known: known(fact), Fact: fact, Name: strings.TrimSuffix(path.Base(name), ".csv") + "." + string(c)}
-	}
+		return nil
+	})
+	return out, err
 }
 
 func readObserved(fsys fs.FS, name string) ([]simulation.Observation, error) {
@@ -346,45 +348,40 @@ func readObserved(fsys fs.FS, name string) ([]simulation.Observation, error) {
 		return nil, err
 	}
 	var out []simulation.Observation
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return out, nil
-		}
+	err = t.each(func() error {
 		date, err := time.Parse(time.DateOnly, t.get("date"))
 		if err != nil {
-			return nil, t.errorf("date", "%q: want YYYY-MM-DD", t.get("date"))
+			return t.errorf("date", "%q: want YYYY-MM-DD", t.get("date"))
 		}
 		st, err := t.state("state", true)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		from, err := t.state("from", true)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		v, err := t.float("value", 0, 1e8)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if v != math.Trunc(v) {
-			return nil, t.errorf("value", "%v: relocations are whole persons", v)
+			return t.errorf("value", "%v: relocations are whole persons", v)
 		}
 		pct := t.get("percent")
 		if pct != "" {
 			if p, err := strconv.ParseFloat(pct, 64); err != nil || p < 0 || p > 1000 || len(pct) > 12 {
-				return nil, t.errorf("percent", "%q: want a percentage as printed, e.g. 20.5", pct)
+				return t.errorf("percent", "%q: want a percentage as printed, e.g. 20.5", pct)
 			}
 		}
 		fact, err := t.fact()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out = append(out, simulation.Observation{Date: date, State: st, From: from, Value: int64(v), Percent: pct, Fact: fact})
-	}
+		return nil
+	})
+	return out, err
 }
 
 func (d *draft) readRecognition(fsys fs.FS, name string) error {
@@ -392,14 +389,7 @@ func (d *draft) readRecognition(fsys fs.FS, name string) error {
 	if err != nil {
 		return err
 	}
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
+	return t.each(func() error {
 		nat := t.get("nationality")
 		if nat == "" || len(nat) > 100 {
 			return t.errorf("nationality", "a nationality of 1 to 100 bytes")
@@ -413,5 +403,6 @@ func (d *draft) readRecognition(fsys fs.FS, name string) error {
 			return err
 		}
 		d.s.Ops.Recognition[nat] = simulation.Number{Value: v, Known: known(fact), Fact: fact, Name: "operations.recognition." + nat}
-	}
+		return nil
+	})
 }
