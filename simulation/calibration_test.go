@@ -2,6 +2,7 @@ package simulation_test
 
 import (
 	"fmt"
+	"os"
 	"math/big"
 	"strings"
 	"testing"
@@ -88,6 +89,11 @@ func TestCalibration2026(t *testing.T) {
 		}
 	}
 	t.Logf("closest to the published figures: %s (Σ|residual| %d)", bestName, best)
+	// The README names the vintage that reproduces the published figures best; when
+	// the data change, so must the README.
+	if readme, err := os.ReadFile("../README.md"); err == nil && !strings.Contains(string(readme), fmt.Sprintf("Σ|residual| %d", best)) {
+		t.Errorf("the README does not give the best vintage's Σ|residual| %d (%s)", best, bestName)
+	}
 }
 
 func abs(x int64) int64 {

@@ -341,7 +341,7 @@ func (p *replayPlan) at(start, t time.Time, s, f int) float64 {
 // spread splits tot over B sources in proportion to w (equally when w is nil or 0).
 func spread(tot float64, w []float64, B int) []float64 {
 	if len(w) != B {
-		w = nil
+		w = make([]float64, B) // no split anywhere: equal parts (an estimate, shown so)
 	}
 	return largestRemainder(tot, w)
 }
@@ -417,6 +417,65 @@ type Replay struct {
 	Checkpoints []Checkpoint `json:"checkpoints"`
 	Published   int          `json:"published"` // published figures compared
 	Met         int          `json:"met"`       // of which the replay reproduces exactly
+	// Compared are figures of other series (another cut-off day, another way of
+	// counting) beside the replay's value on their date: how far the estimates and
+	// the other series are apart.
+	Compared []Comparison `json:"compared,omitempty"`
+}
+
+// Comparison is one figure of another series and the replay's value on its date.
+type Comparison struct {
+	Date      string `json:"date"`
+	State     Code   `json:"state,omitempty"`
+	From      Code   `json:"from,omitempty"`
+	Published int64  `json:"published"`
+	Replay    int64  `json:"replay"`
+	Deviation int64  `json:"deviation"` // replay − published
+	Source    string `json:"source,omitempty"`
+	Certainty string `json:"certainty,omitempty"`
+}
+
+// compare puts the scenario's other published figures beside the replay's values; a
+// figure for a state or source outside the replay, or a date outside the period, is
+// left out.
+func (m *Model) compare() []Comparison {
+	p := m.replay
+	var out []Comparison
+	end := m.S.Start.AddDate(0, m.S.Months, 0)
+	for _, o := range m.S.Published {
+		if o.Date.Before(m.S.Start) || o.Date.After(end) {
+			continue
+		}
+		states := []int{}
+		if o.State == "" {
+			for s := range m.States {
+				states = append(states, s)
+			}
+		} else if i, ok := m.index[o.State]; ok {
+			states = append(states, i)
+		} else {
+			continue
+		}
+		srcs := []int{}
+		for f, b := range p.src {
+			if o.From == "" || m.States[b] == o.From {
+				srcs = append(srcs, f)
+			}
+		}
+		if len(srcs) == 0 {
+			continue
+		}
+		var v float64
+		for _, s := range states {
+			for _, f := range srcs {
+				v += p.at(m.S.Start, o.Date, s, f)
+			}
+		}
+		rv := int64(math.Round(v))
+		out = append(out, Comparison{Date: o.Date.Format(time.DateOnly), State: o.State, From: o.From, Published: o.Value,
+			Replay: rv, Deviation: rv - o.Value, Source: o.Source, Certainty: string(o.Certainty)})
+	}
+	return out
 }
 
 // Checkpoint is one figure at one date: by a state ("" = all) from a state of
@@ -491,13 +550,16 @@ func (m *Model) replayResult() *Replay {
 			add(c, "", tot, est || !published && !p.split[d][s], m.oblig[0][s])
 		}
 		var all float64
+		allPub := true // the total of published parts is published too
 		for f, b := range p.src {
 			all += union[f]
 			_, ok := pub[[3]string{ds, "", string(m.States[b])}]
+			allPub = allPub && ok
 			add("", m.States[b], union[f], !ok, 0)
 		}
 		_, ok := pub[[3]string{ds, "", ""}]
-		add("", "", all, !ok, 0)
+		add("", "", all, !ok && !allPub, 0)
 	}
+	r.Compared = m.compare()
 	return r
 }

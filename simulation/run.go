@@ -33,6 +33,7 @@ const (
 const (
 	uNeed        = iota // units the pool (or the scheme, or the corrective allocation) needs
 	uPledged            // units pledged in any form
+	uPlaces             // units pledged as relocations or offsets: places for people, not money
 	uDelivered          // units delivered by the end: relocations, offsets, payments, measures
 	uShortfall          // need − delivered, at least 0
 	uRelocations        // persons relocated
@@ -97,6 +98,18 @@ func codeHash(c Code) uint64 {
 	return h
 }
 
+// yearOf places month t in its pool year: the year, the month within it and the
+// year's months inside the period. A pool year is 12 months (AMMR Art. 57(1)); the
+// 2015 scheme ran once, over the whole period (Decisions 2015/1523 and 2015/1601).
+func (m *Model) yearOf(t int) (y, ty, my int) {
+	L := 12
+	if m.Rules.Set == Council2015 {
+		L = m.S.Months
+	}
+	y, ty = t/L, t%L
+	return y, ty, min(L, m.S.Months-L*y)
+}
+
 // run fills v (length layout().size(), zeroed) with one run drawn from the streams of
 // sc when noisy, or the expected run (every mean taken as it is) when not.
 func (m *Model) run(noisy bool, sc *scratch, v []float64) {
@@ -107,8 +120,7 @@ func (m *Model) run(noisy bool, sc *scratch, v []float64) {
 	var need, deliveredUnits, relocTotal float64
 	price := m.Params.Price.Value
 	for t := range m.S.Months {
-		y, ty := t/12, t%12
-		my := min(12, m.S.Months-12*y) // months of this pool year inside the period
+		y, ty, my := m.yearOf(t)
 		if ty == 0 {
 			clear(sc.cumA)
 			clear(sc.delivY)
@@ -208,6 +220,10 @@ func (m *Model) deliver(noisy bool, sc *scratch, t, y, ty, my int, v []float64) 
 	}
 	var want float64
 	for j := range m.States {
+		// Offsets: evenly, no draw (an offset is a decision on a file, not a flight).
+		o := m.planOffset[y][j] / float64(max(my-m.lead, 1)) * m.offsetVal
+		v[L.state(j, sOffsetIn)] += o
+		offsets += o
 		plan := m.planReloc[y][j] * m.delivery
 		rem := plan - sc.delivY[j]
 		if rem <= 0 {
@@ -221,10 +237,6 @@ func (m *Model) deliver(noisy bool, sc *scratch, t, y, ty, my int, v []float64) 
 		d = min(d, rem)
 		sc.out[j] = d
 		want += d
-		// Offsets: evenly, no draw (an offset is a decision on a file, not a flight).
-		o := m.planOffset[y][j] / float64(max(my-m.lead, 1)) * m.offsetVal
-		v[L.state(j, sOffsetIn)] += o
-		offsets += o
 	}
 	var avail float64
 	for b := range m.States {
@@ -399,7 +411,9 @@ func (m *Model) finish(v []float64, need, delivered, relocated float64) {
 	}
 	for y := range m.Years {
 		for i := range m.States {
-			pledged += m.planReloc[y][i] + m.planPay[y][i] + m.planAlt[y][i] + m.planOffset[y][i]*m.offsetVal
+			places := m.planReloc[y][i] + m.planOffset[y][i]*m.offsetVal
+			pledged += places + m.planPay[y][i] + m.planAlt[y][i]
+			v[L.union(uPlaces)] += places
 		}
 	}
 	if m.Rules.Set == DublinIV2016 {

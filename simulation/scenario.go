@@ -179,6 +179,10 @@ type Scenario struct {
 	Name, Title, Note string
 	Illustrative      bool
 	File              string // where it was read from, for errors and downloads
+	// Runs and Seed are the file's defaults for a run (0: not set); a command's
+	// flags or a form's fields override them.
+	Runs int
+	Seed uint64
 
 	Start  time.Time // first day of the first month, UTC
 	Months int       // steps; every 12 months is one pool year

@@ -17,9 +17,9 @@ type Table struct {
 func f(x float64, dec int) string { return strconv.FormatFloat(x, 'f', dec, 64) }
 
 // TableNames are the names Tables uses, in order.
-var TableNames = []string{"states", "union", "months", "frontier", "costs", "replay", "depends"}
+var TableNames = []string{"states", "union", "months", "frontier", "costs", "replay", "compared", "depends"}
 
-// Tables returns the result's tables in the order of TableNames (replay only for a
+// Tables returns the result's tables in the order of TableNames (replay and compared only for a
 // replay).
 func (r *Result) Tables() []Table {
 	var ts []Table
@@ -44,7 +44,8 @@ func (r *Result) Tables() []Table {
 		name string
 		b    Band
 		dec  int
-	}{{"need_units", U.Need, 0}, {"pledged_units", U.Pledged, 0}, {"coverage", U.Coverage, 4}, {"delivered_units", U.Delivered, 0},
+	}{{"need_units", U.Need, 0}, {"pledged_units", U.Pledged, 0}, {"coverage", U.Coverage, 4},
+		{"places_units", U.Places, 0}, {"place_coverage", U.PlaceCoverage, 4}, {"delivered_units", U.Delivered, 0},
 		{"shortfall_units", U.Shortfall, 0}, {"relocations", U.Relocations, 0}, {"offsets", U.Offsets, 0},
 		{"payments_eur", U.Payments, 0}, {"refusal_cost_eur", U.Refusals, 0}, {"arrivals", U.Arrivals, 0},
 		{"border_entries", U.Border, 0}, {"returns", U.Returns, 0}, {"gini_before", U.GiniBefore, 4}, {"gini_after", U.GiniAfter, 4}} {
@@ -84,6 +85,12 @@ func (r *Result) Tables() []Table {
 			re.Rows = append(re.Rows, []string{c.Date, string(c.State), string(c.From), strconv.FormatInt(c.Value, 10), strconv.FormatBool(c.Estimated), pub, c.Percent, c.PublishedPercent, strconv.FormatBool(c.Met), c.Certainty, c.Source})
 		}
 		ts = append(ts, re)
+		cm := Table{Name: "compared", Header: []string{"date", "state", "from", "published", "replay", "deviation", "certainty", "source"}}
+		for _, c := range r.Replay.Compared {
+			cm.Rows = append(cm.Rows, []string{c.Date, string(c.State), string(c.From), strconv.FormatInt(c.Published, 10),
+				strconv.FormatInt(c.Replay, 10), strconv.FormatInt(c.Deviation, 10), c.Certainty, c.Source})
+		}
+		ts = append(ts, cm)
 	}
 	de := Table{Name: "depends", Header: []string{"field", "assumed", "affects"}}
 	for _, d := range r.DependsOn {

@@ -42,6 +42,7 @@ Commands:
   data      list, show and import reference data (population, GDP)
   cycles    list the shipped cycles
   match     place families in localities: solve, export for cbc, generate a problem
+  simulate  replay the past and ask "what if": a scenario's shares, choices and costs
 
 The ledger (a SQLite file by default, or PostgreSQL with --db postgres://...):
   ledger    verify the hash chain, export it as JSON lines
@@ -93,6 +94,7 @@ var commands = map[string]command{
 	"erase":          runErase,
 	"keys":           runKeys,
 	"match":          runMatch,
+	"simulate":       runSimulate,
 }
 
 // subcommands is a command of subcommands (ledger verify, user add, ...): without

@@ -6,14 +6,12 @@
 // rejected file is used.
 //
 // cyclefile.go decodes a file (Parse, Open, the shipped cycles); validate.go turns the
-// decoded file into a Cycle, one method per section; locate.go finds the line of a key
-// for error messages.
+// decoded file into a Cycle, one method per section; internal/tomlpos finds the line
+// of a key for error messages.
 package cyclefile
 
 import (
-	"bytes"
 	"embed"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -25,10 +23,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
-
 	"solidarity"
 	"solidarity/internal/bound"
+	"solidarity/internal/tomlpos"
 )
 
 //go:embed cycles/*.toml
@@ -250,32 +247,9 @@ func Parse(name string, src []byte) (*solidarity.Cycle, error) {
 		return nil, err
 	}
 	var f file
-	loc := newLocator(src)
-	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&f)
+	loc, err := tomlpos.Decode(name, src, &f, "docs/cycle-file.md")
 	if err != nil {
-		e := &solidarity.Error{Code: solidarity.EINVALID, File: name, Message: err.Error()}
-		if pe, ok := errors.AsType[toml.ParseError](err); ok {
-			e.Line, e.Message = pe.Position.Line, pe.Message
-			if pe.LastKey != "" {
-				e.Field = pe.LastKey
-			}
-		}
-		return nil, e
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		k := und[0]
-		plain := k.String()
-		n := 0
-		for _, x := range md.Keys() {
-			if slices.Equal(x, k) {
-				break
-			}
-			if x.String() == plain {
-				n++
-			}
-		}
-		return nil, &solidarity.Error{Code: solidarity.EINVALID, File: name, Line: loc.nth(plain, n), Field: k.String(),
-			Message: "unknown key (check its spelling against the cycle file reference in docs/cycle-file.md)"}
+		return nil, err
 	}
 	v := validator{name: name, loc: loc}
 	c := v.cycle(&f)

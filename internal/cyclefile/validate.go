@@ -8,6 +8,7 @@ import (
 
 	"solidarity"
 	"solidarity/apportion"
+	"solidarity/internal/tomlpos"
 )
 
 // validator turns the decoded file into a Cycle, stopping at the first error. cycle
@@ -16,7 +17,7 @@ import (
 // pledges), so that the first error reported is the first one in that order.
 type validator struct {
 	name string
-	loc  *locator
+	loc  *tomlpos.Locator
 	err  error
 }
 
@@ -26,11 +27,11 @@ func (v *validator) fail(path, field, article, format string, args ...any) {
 	}
 	full := path
 	if field != "" {
-		full = join(path, field)
+		full = tomlpos.Join(path, field)
 	}
-	line := v.loc.line(full)
+	line := v.loc.Line(full)
 	if line == 0 {
-		line = v.loc.line(path)
+		line = v.loc.Line(path)
 	}
 	v.err = &solidarity.Error{Code: solidarity.EINVALID, File: v.name, Line: line, Field: full,
 		Message: fmt.Sprintf(format, args...), Article: article}
