@@ -46,10 +46,9 @@ type whatIfPage struct {
 	Frontier                                  []whatIfFrontier
 	Depends                                   []whatIfDepends
 	// Links: the form's query (for the downloads) and the shipped scenario's own.
-	Query                    string
-	TOMLHref                 string
-	CSV                      []whatIfCSVLink
-	TableNames, CompareNames []string
+	Query    string
+	TOMLHref string
+	CSV      []whatIfCSVLink
 }
 
 // whatIfState is one state's line of the form.
@@ -124,8 +123,7 @@ type whatIfCSVLink struct{ Table, Side, Href string }
 // figure.
 func (s *Server) handleWhatIf(w http.ResponseWriter, r *http.Request) {
 	l := i18n.FromRequest(r)
-	p := &whatIfPage{base: s.base(r, "What if"), Bases: scenariofile.Shipped(), Forms: choiceForms,
-		TableNames: simulation.TableNames, CompareNames: compareTables}
+	p := &whatIfPage{base: s.base(r, "What if"), Bases: scenariofile.Shipped(), Forms: choiceForms}
 	q := r.URL.Query()
 	f, err := whatIfQuery(l, q)
 	if f == nil {
@@ -254,6 +252,7 @@ func (p *whatIfPage) fill(l *i18n.Locale, f *whatIf, a, b *simulation.Result) {
 	}
 	p.Union = []whatIfMetric{
 		{"coverage", msg("Coverage: pledged ÷ need"), U.Coverage, V.Coverage, "pct"},
+		{"coverage-places", msg("Places: relocations and offsets pledged ÷ need"), U.PlaceCoverage, V.PlaceCoverage, "pct"},
 		{"coverage-delivered", msg("Coverage delivered by the end of the period"), last(a), last(b), "pct"},
 		{"shortfall", msg("Shortfall (relocation-equivalents)"), U.Shortfall, V.Shortfall, "units"},
 		{"relocations", msg("Relocations carried out"), U.Relocations, V.Relocations, "units"},

@@ -338,7 +338,9 @@ func (f *whatIf) TOML() []byte {
 	ref, scale, ratio, rr, _, _ := baseDefaults(f.Base)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Scenario B of the What-if page: the shipped scenario %q with the changes below.\n", f.Info.Name)
-	b.WriteString("# Reproduce it with: solidarity simulate FILE\n")
+	// The runs and seed are given on the command line too: a file's runs = 0 reads as
+	// "not set" (1 000 runs), not as the expected run the page may have shown.
+	fmt.Fprintf(&b, "# Reproduce it with: solidarity simulate FILE --runs %d --seed %d\n", f.runs, f.seed)
 	b.WriteString("# A number without a source is an assumption: the output lists what depends on it.\n")
 	fmt.Fprintf(&b, "base = %q\n", f.Info.Name)
 	fmt.Fprintf(&b, "title = %q\n", f.Info.Name+": what if")

@@ -171,6 +171,10 @@ func TestWhatIfFourStatesPay(t *testing.T) {
 	if !(ub["relocations"] < ua["relocations"]) {
 		t.Errorf("relocations: B %v, A %v; want B's lower", ub["relocations"], ua["relocations"])
 	}
+	// A payment covers the pool but gives no one a place (Art. 64).
+	if !(ub["place_coverage"] < ua["place_coverage"]) {
+		t.Errorf("place coverage: B %v, A %v; want B's lower", ub["place_coverage"], ua["place_coverage"])
+	}
 	unchanged := "base=" + whatIfBase + "&runs=200&seed=1"
 	months := func(query, side string) []string {
 		head, rows := csvTable(t, s, query+"&table=months&side="+side)
@@ -200,7 +204,7 @@ func TestWhatIfCSV(t *testing.T) {
 	q := payQuery(relocators(t, s), 50)
 	for _, side := range []string{"a", "b"} {
 		for _, name := range simulation.TableNames {
-			if name == "replay" {
+			if name == "replay" || name == "compared" {
 				continue // a replay's only
 			}
 			res, body := get(t, s, "/whatif.csv?"+q+"&table="+name+"&side="+side)
@@ -474,4 +478,24 @@ func TestSimulationsContract(t *testing.T) {
 		{name: "too large", method: "POST", target: api, contentType: "application/toml", body: file + "#" + strings.Repeat("x", 1<<20) + "\n", status: 413},
 		{name: "cross-origin", method: "POST", target: api, contentType: "application/toml", body: file, header: map[string]string{"Sec-Fetch-Site": "cross-site"}, status: 403},
 	})
+}
+
+// TestWhatIfEveryBase: every shipped scenario opens as a form and runs as A and B,
+// with one state's choice changed.
+func TestWhatIfEveryBase(t *testing.T) {
+	s := mustServer(t)
+	for _, in := range scenariofile.Shipped() {
+		t.Run(in.Name, func(t *testing.T) {
+			res, body := get(t, s, "/whatif?base="+in.Name)
+			if res.StatusCode != http.StatusOK || strings.Contains(body, `id="results"`) {
+				t.Fatalf("form: status %d", res.StatusCode)
+			}
+			sc := shippedScenario(t, in.Name)
+			c := sc.Participating[len(sc.Participating)-1]
+			res, body = get(t, s, "/whatif?base="+in.Name+"&runs=20&choice."+string(c)+"=refuse")
+			if res.StatusCode != http.StatusOK || !strings.Contains(body, `id="results"`) {
+				t.Fatalf("status %d: %s", res.StatusCode, regexp.MustCompile(`(?s)<p class="banner error".*?</p>`).FindString(body))
+			}
+		})
+	}
 }
