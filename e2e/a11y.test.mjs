@@ -17,6 +17,8 @@ import { launch } from './browser.mjs';
 import { BASE, who, ROLES, logIn, poolPath, arrivalAndCase, runAxe, describe } from './pages.mjs';
 
 const DEMO_CYCLE = process.env.SOLIDARITY_DEMO_CYCLE || '9026';
+// The What-if page with both scenarios and their charts (issue 15).
+const WHATIF = '/whatif?base=cycle-2026&choice.FR=pay&choice.NL=pay&choice.SE=pay&choice.RO=pay&runs=100';
 
 let browser;
 
@@ -74,6 +76,10 @@ async function views(page, role) {
   out.push({ label: 'dashboard back in English', path: `/language?lang=en&next=${encodeURIComponent(pool)}` });
   if (role === 'public') {
     out.push({ label: 'login', path: '/login' });
+    // The What-if page is the same for every role but its header: scanned once.
+    out.push({ label: 'what-if form', path: '/whatif' });
+    out.push({ label: 'what-if, four states pay', path: WHATIF });
+    out.push({ label: 'what-if, a field out of bounds', path: '/whatif?runs=5000', status: 400 });
     return out;
   }
   out.push({ label: 'error page: no such case', path: '/cases/C-NONE', status: 'error' });
@@ -136,7 +142,7 @@ test('at 390 px the dashboard and state pages do not scroll sideways, and axe fi
   const pool = await poolPath(page);
   const wide = [];
   for (const lang of ['en', 'de']) {
-    for (const path of [pool, `${pool}?mode=coverage`, `${pool}/states/IT`, `${pool}/states/DE`, '/accessibility']) {
+    for (const path of [pool, `${pool}?mode=coverage`, `${pool}/states/IT`, `${pool}/states/DE`, '/accessibility', '/whatif', WHATIF]) {
       await page.goto(`/language?lang=${lang}&next=${encodeURIComponent(path)}`);
       const { scroll, inner } = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, inner: window.innerWidth }));
       if (scroll > inner) {
@@ -151,7 +157,7 @@ test('at 390 px the dashboard and state pages do not scroll sideways, and axe fi
   // is reachable by keyboard (scrollable-region-focusable), among the rest.
   await page.goto('/language?lang=en&next=/');
   const found = [];
-  for (const path of [pool, `${pool}/states/DE`, '/ledger', '/account']) {
+  for (const path of [pool, `${pool}/states/DE`, '/ledger', '/account', WHATIF]) {
     await page.goto(path);
     found.push(...describe(`${path} at 390 px`, await runAxe(page)));
   }
