@@ -21,7 +21,7 @@ func statesChart(l *i18n.Locale, rows []whatIfRow) template.HTML {
 	c := svgchart.Grouped{ID: "whatif-states-chart",
 		Title:     l.T("Obligations and relocations delivered per state, A and B"),
 		Desc:      l.T("Grouped bars: for each state with an obligation, its obligation and the relocations it delivered (median of the runs) under scenario A and scenario B; the table of states gives the figures."),
-		Keys:      []string{l.T("A: obligation"), l.T("A: relocations delivered"), l.T("B: obligation"), l.T("B: relocations delivered")},
+		Keys:      []string{l.T("%s: obligation", "A"), l.T("%s: relocations delivered", "A"), l.T("%s: obligation", "B"), l.T("%s: relocations delivered", "B")},
 		Colours:   []string{"#9ecae1", colourA, "#fdae6b", colourB},
 		Format:    func(v float64) string { return l.Float(v, 0) },
 		EmptyText: l.T("No state has an obligation in either scenario."),
@@ -57,8 +57,8 @@ func coverageChart(l *i18n.Locale, a, b *simulation.Result) ([]whatIfMonth, temp
 		}
 		return s, bd
 	}
-	sa, ba := line(a, l.T("A: median"), l.T("A: 5–95 %% of runs"), colourA, true)
-	sb, bb := line(b, l.T("B: median"), l.T("B: 5–95 %% of runs"), colourB, false)
+	sa, ba := line(a, l.T("%s: median", "A"), l.T("%s: 5–95 %% of runs", "A"), colourA, true)
+	sb, bb := line(b, l.T("%s: median", "B"), l.T("%s: 5–95 %% of runs", "B"), colourB, false)
 	for t, m := range a.Months {
 		row := whatIfMonth{Month: m, A: a.Coverage[t]}
 		if t < len(b.Coverage) {
@@ -161,10 +161,10 @@ func frontierChart(l *i18n.Locale, a, b *simulation.Result, rows []whatIfRow) ([
 		return out, c.SVG()
 	}
 	c.Series = []svgchart.Series{
-		{Label: l.T("A: frontier"), Colour: colourA, Dashed: true, Points: []svgchart.Point{{X: 0, Y: u.A.AllPaid}, {X: u.A.Obligation, Y: 0}}},
-		{Label: l.T("B: frontier"), Colour: colourB, Points: []svgchart.Point{{X: 0, Y: u.B.AllPaid}, {X: u.B.Obligation, Y: 0}}},
-		{Label: l.T("A: the choices"), Colour: colourA, Points: []svgchart.Point{{X: u.A.Relocations, Y: u.A.EUR}}},
-		{Label: l.T("B: the choices"), Colour: colourB, Square: true, Points: []svgchart.Point{{X: u.B.Relocations, Y: u.B.EUR}}},
+		{Label: l.T("%s: frontier", "A"), Colour: colourA, Dashed: true, Points: []svgchart.Point{{X: 0, Y: u.A.AllPaid}, {X: u.A.Obligation, Y: 0}}},
+		{Label: l.T("%s: frontier", "B"), Colour: colourB, Points: []svgchart.Point{{X: 0, Y: u.B.AllPaid}, {X: u.B.Obligation, Y: 0}}},
+		{Label: l.T("%s: the choices", "A"), Colour: colourA, Points: []svgchart.Point{{X: u.A.Relocations, Y: u.A.EUR}}},
+		{Label: l.T("%s: the choices", "B"), Colour: colourB, Square: true, Points: []svgchart.Point{{X: u.B.Relocations, Y: u.B.EUR}}},
 	}
 	c.XMin, c.XMax = 0, svgchart.NiceCeil(max(u.A.Obligation, u.B.Obligation))
 	c.XLabels = [2]string{l.T("0 relocations"), l.T("%s relocations", l.Float(c.XMax, 0))}
