@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"solidarity"
-	"solidarity/internal/bound"
 	"solidarity/internal/scenariofile"
 	"solidarity/simulation"
 )
@@ -58,10 +57,8 @@ func (s *Server) handleSimulationPost(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, r, err)
 		return
 	}
-	if err := bound.TOML(file, []byte(req.Scenario), bound.Limits{}); err != nil {
-		s.apiError(w, r, err)
-		return
-	}
+	// Parse bounds the file (internal/bound: depth, values, lengths) before it decodes
+	// it, and reads no file of the server (no directory).
 	sc, err := scenariofile.Parse(file, []byte(req.Scenario), nil)
 	if err != nil {
 		s.apiError(w, r, err)

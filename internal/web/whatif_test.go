@@ -12,8 +12,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"solidarity/internal/catalog"
 	"solidarity/internal/scenariofile"
+	"solidarity/internal/web"
 	"solidarity/simulation"
 )
 
@@ -436,6 +439,41 @@ func TestSimulationsAPI(t *testing.T) {
 				t.Errorf("%d %s, want %d invalid with field %q (line: %v)", res.StatusCode, body, c.status, c.field, c.line)
 			}
 		})
+	}
+}
+
+// TestSimulationsStop: the runs stop with the request's budget (503, code
+// unavailable) and when the client goes away (nothing is answered), on the page as in
+// the API.
+func TestSimulationsStop(t *testing.T) {
+	srv, err := web.New(&catalog.Catalog{}, nil, 2026, web.WithRequestBudget(time.Nanosecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*http.Request{
+		httptest.NewRequest("GET", "/whatif?runs=1000&choice.DE=pay", nil),
+		httptest.NewRequest("POST", "/api/v1/simulations?runs=10000", strings.NewReader("base = \""+whatIfBase+"\"\n")),
+	} {
+		r.Header.Set("Content-Type", "application/toml")
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, r)
+		if rec.Code != http.StatusServiceUnavailable || apiErr(t, rec.Body.String()).Code != "unavailable" {
+			t.Errorf("%s %s over its budget: %d %.200s", r.Method, r.URL, rec.Code, rec.Body.String())
+		}
+	}
+	s := mustServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the client has gone
+	for _, r := range []*http.Request{
+		httptest.NewRequestWithContext(ctx, "POST", "/api/v1/simulations?runs=10000", strings.NewReader("base = \""+whatIfBase+"\"\n")),
+		httptest.NewRequestWithContext(ctx, "GET", "/whatif?runs=1000&choice.DE=pay", nil),
+	} {
+		r.Header.Set("Content-Type", "application/toml")
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, r)
+		if rec.Body.Len() != 0 {
+			t.Errorf("%s %s answered a client that has gone: %d %.200s", r.Method, r.URL, rec.Code, rec.Body.String())
+		}
 	}
 }
 
