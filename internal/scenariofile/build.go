@@ -93,11 +93,14 @@ type fileData struct {
 	// ArrivalsFrom is the month of the arrivals files that stands for the period's
 	// first month (YYYY-MM): "2025's arrivals again in 2026". Empty: the same month.
 	ArrivalsFrom string `toml:"arrivals_from"`
-	Commitments  string `toml:"commitments"`
-	KeyPercent   string `toml:"key_percent"`
-	Observed     string `toml:"observed"`
-	Published    string `toml:"published"`
-	Recognition  string `toml:"recognition"`
+	// ArrivalsEurostat is a user's download of Eurostat's asylum applicants
+	// (migr_asyappctzm monthly, migr_asyappctza annual), in any of its formats.
+	ArrivalsEurostat string `toml:"arrivals_eurostat"`
+	Commitments      string `toml:"commitments"`
+	KeyPercent       string `toml:"key_percent"`
+	Observed         string `toml:"observed"`
+	Published        string `toml:"published"`
+	Recognition      string `toml:"recognition"`
 }
 
 type fileArrival struct {

@@ -204,6 +204,9 @@ func (d *draft) data(l *layer) error {
 		fsys = shipped
 	}
 	dd := l.f.Data
+	if dd.Arrivals != nil || dd.ArrivalsEurostat != "" {
+		d.arrivalsFrom = 0 // the base's month mapping belonged to the base's files
+	}
 	if dd.ArrivalsFrom != "" {
 		ym, err := parseMonth(dd.ArrivalsFrom)
 		if err != nil {
@@ -211,12 +214,20 @@ func (d *draft) data(l *layer) error {
 		}
 		d.arrivalsFrom = ym
 	}
-	if dd.Arrivals != nil {
+	if dd.Arrivals != nil || dd.ArrivalsEurostat != "" {
 		d.arrivals = nil
 		for _, name := range dd.Arrivals {
 			if err := d.readArrivals(fsys, name); err != nil {
 				return err
 			}
+		}
+	}
+	if dd.ArrivalsEurostat != "" {
+		if l.dir == nil {
+			return l.errorf("data.arrivals_eurostat", "here no file is read: a Eurostat download is named in a scenario file on disk")
+		}
+		if err := d.readEurostat(l.dir, dd.ArrivalsEurostat); err != nil {
+			return err
 		}
 	}
 	var err error
