@@ -203,8 +203,10 @@ func (d *draft) apply(l *layer) error {
 		s.Rules = simulation.RuleSet(f.Rules)
 	}
 	if f.Runs != nil {
-		if *f.Runs < 0 || *f.Runs > simulation.MaxRuns {
-			return l.errorf("runs", "%d runs; want 0 to %d", *f.Runs, simulation.MaxRuns)
+		// 0 would read as "not set" (Scenario.Runs): the expected run alone is
+		// asked for on the command line (--runs 0), not in a file.
+		if *f.Runs < 1 || *f.Runs > simulation.MaxRuns {
+			return l.errorf("runs", "%d runs; want 1 to %d (the expected run alone: --runs 0)", *f.Runs, simulation.MaxRuns)
 		}
 		s.Runs = int(*f.Runs)
 	}

@@ -338,13 +338,16 @@ func (f *whatIf) TOML() []byte {
 	ref, scale, ratio, rr, _, _ := baseDefaults(f.Base)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Scenario B of the What-if page: the shipped scenario %q with the changes below.\n", f.Info.Name)
-	// The runs and seed are given on the command line too: a file's runs = 0 reads as
-	// "not set" (1 000 runs), not as the expected run the page may have shown.
+	// The runs and seed are given on the command line too: a file cannot ask for the
+	// expected run alone (runs = 0 is refused there), the command line can.
 	fmt.Fprintf(&b, "# Reproduce it with: solidarity simulate FILE --runs %d --seed %d\n", f.runs, f.seed)
 	b.WriteString("# A number without a source is an assumption: the output lists what depends on it.\n")
 	fmt.Fprintf(&b, "base = %q\n", f.Info.Name)
 	fmt.Fprintf(&b, "title = %q\n", f.Info.Name+": what if")
-	fmt.Fprintf(&b, "runs = %d\nseed = %d\n", f.runs, f.seed)
+	if f.runs > 0 {
+		fmt.Fprintf(&b, "runs = %d\n", f.runs)
+	}
+	fmt.Fprintf(&b, "seed = %d\n", f.seed)
 	if changed(f.reference, ref) {
 		fmt.Fprintf(&b, "\n[parameters]\nreference = %s\n", num(f.reference))
 	}
