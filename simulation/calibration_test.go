@@ -2,8 +2,8 @@ package simulation_test
 
 import (
 	"fmt"
-	"os"
 	"math/big"
+	"os"
 	"strings"
 	"testing"
 
