@@ -69,6 +69,8 @@ try {
   await shot(pub.page, 'state-de', `${pool}/states/DE`);
   await shot(pub.page, 'state-it', `${pool}/states/IT`);
   await shot(pub.page, 'accessibility', '/accessibility');
+  // The What-if page: four states pay instead of relocating in the 2026 pool.
+  await shot(pub.page, 'whatif', '/whatif?base=cycle-2026&choice.FR=pay&choice.NL=pay&choice.SE=pay&choice.RO=pay&runs=1000&seed=1');
   await pub.ctx.close();
 
   // The dashboard in German on a phone.
