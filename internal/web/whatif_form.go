@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -299,8 +300,11 @@ func (f *whatIf) choice(l *i18n.Locale, key, v string) *fieldError {
 // number reads a field's number, which may use a decimal comma, and checks that it
 // lies in [lo, hi]; the value returned is divided by unit (100 for a percentage).
 func number(l *i18n.Locale, key, label, v string, lo, hi, unit float64) (float64, *fieldError) {
-	t := strings.ReplaceAll(strings.TrimSpace(v), ",", ".")
+	t, ok := plainNumber(l, v)
 	x, err := strconv.ParseFloat(t, 64)
+	if !ok {
+		err = strconv.ErrSyntax
+	}
 	switch {
 	case len(t) > whatIfMaxText || err != nil || math.IsNaN(x) || math.IsInf(x, 0):
 		return 0, &fieldError{key, l.T("%s: %s is not a number.", label, strconv.Quote(short(v)))}
@@ -308,6 +312,44 @@ func number(l *i18n.Locale, key, label, v string, lo, hi, unit float64) (float64
 		return 0, &fieldError{key, l.T("%s: %s is out of range; want %s to %s.", label, short(v), num(lo), num(hi))}
 	}
 	return x / unit, nil
+}
+
+// plainNumber reads a number as a reader may type it in their language: with the
+// digit groups the page prints (21.000 in German, 30 000 in French, 1,000 in English)
+// and either decimal mark. A group separator is one only where it groups three
+// digits; a text with both marks in the wrong order, or a mark twice that does not
+// group, is not a number (false). It returns the number with a dot decimal and no
+// groups, for strconv.
+func plainNumber(l *i18n.Locale, v string) (string, bool) {
+	t := strings.TrimSpace(v)
+	// Spaces group digits in French and others (a plain, no-break or narrow no-break
+	// space); they never mark decimals.
+	t = strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\u00a0' || r == '\u202f' {
+			return -1
+		}
+		return r
+	}, t)
+	group, dec := ",", "."
+	if p := l.Float(1.5, 1); strings.Contains(p, ",") {
+		group, dec = ".", ","
+	}
+	grouped := groupedRE[group]
+	if m := grouped.FindStringSubmatch(t); m != nil {
+		t = strings.ReplaceAll(m[1], group, "") + strings.Replace(m[2], dec, ".", 1)
+		return t, true
+	}
+	if strings.Contains(t, ".") && strings.Contains(t, ",") {
+		return t, false
+	}
+	return strings.ReplaceAll(t, ",", "."), true
+}
+
+// groupedRE match a number with its digits grouped by the separator (the key) and
+// the other mark as its decimal: "1.234.567,5" for ".", "1,234.5" for ",".
+var groupedRE = map[string]*regexp.Regexp{
+	".": regexp.MustCompile(`^([+-]?\d{1,3}(?:\.\d{3})+)((?:,\d+)?)$`),
+	",": regexp.MustCompile(`^([+-]?\d{1,3}(?:,\d{3})+)((?:\.\d+)?)$`),
 }
 
 // num writes a number as the form's fields and the scenario file hold it: a dot

@@ -99,3 +99,29 @@ func TestWhatIfTOMLOnlyChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestWhatIfNumberLocale: a number typed as the page prints it in the reader's
+// language means what it says: "21.000" in German is twenty-one thousand, not 21
+// (which it was), "30 000" in French, "1,000" in English; a decimal comma or point
+// alone is a decimal mark.
+func TestWhatIfNumberLocale(t *testing.T) {
+	for _, tc := range []struct {
+		lang, in string
+		want     float64
+	}{
+		{"de", "21.000", 21000}, {"de", "21000", 21000}, {"de", "14,5", 14.5}, {"de", "0.5", 0.5}, {"de", "1.234.567", 1234567},
+		{"en", "1,000", 1000}, {"en", "1,000.5", 1000.5}, {"en", "14.5", 14.5}, {"en", "35,5", 35.5},
+		{"fr", "30 000", 30000}, {"fr", "30\u00a0000", 30000}, {"fr", "30\u202f000,5", 30000.5}, {"fr", "14,5", 14.5},
+		{"it", "1.000", 1000}, {"ro", "1.000", 1000}, {"el", "1.000", 1000},
+	} {
+		x, err := number(i18n.New(tc.lang), "reference", "Reference number", tc.in, 0, 1e7, 1)
+		if err != nil || x != tc.want {
+			t.Errorf("%s %q: %v %v, want %v", tc.lang, tc.in, x, err, tc.want)
+		}
+	}
+	for _, in := range []string{"1.000,000.5", "1,2.3", "12 34.5.6"} {
+		if x, err := number(i18n.New("de"), "reference", "Reference number", in, 0, 1e7, 1); err == nil {
+			t.Errorf("de %q read as %v", in, x)
+		}
+	}
+}
