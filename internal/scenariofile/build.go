@@ -498,6 +498,9 @@ func (d *draft) finish() (*simulation.Scenario, error) {
 			s.Arrivals = append(s.Arrivals, a.row)
 		}
 	}
+	if len(d.arrivals) > 0 && len(s.Arrivals) == 0 {
+		return nil, top.errorf("start", "none of the %d arrival rows falls in the period (%s, %d months): check start, months and data.arrivals_from", len(d.arrivals), s.Start.Format("2006-01"), s.Months)
+	}
 	if err := d.resolveCycle(); err != nil {
 		return nil, err
 	}

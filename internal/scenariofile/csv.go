@@ -35,6 +35,10 @@ const (
 	maxCSVBytes = 8 << 20
 	maxCSVRows  = 200_000
 	maxField    = 4000
+	// maxArrivalFiles and maxArrivalRows bound a scenario's arrivals over all its
+	// files: the same file named a thousand times once cost 1 GB.
+	maxArrivalFiles = 8
+	maxArrivalRows  = 200_000
 )
 
 var eurostatOptions = eurostat.Options{}
@@ -204,8 +208,16 @@ func (d *draft) data(l *layer) error {
 		fsys = shipped
 	}
 	dd := l.f.Data
-	if dd.Arrivals != nil || dd.ArrivalsEurostat != "" {
-		d.arrivalsFrom = 0 // the base's month mapping belonged to the base's files
+	if l.f.Start != nil {
+		d.arrivalsFrom = 0 // a period of its own: the base's month mapping no longer holds
+	}
+	if len(dd.Arrivals) > maxArrivalFiles {
+		return l.errorf("data.arrivals", "%d files; at most %d", len(dd.Arrivals), maxArrivalFiles)
+	}
+	for i, name := range dd.Arrivals {
+		if slices.Contains(dd.Arrivals[:i], name) {
+			return l.errorf("data.arrivals", "%s named twice: its arrivals would count twice", name)
+		}
 	}
 	if dd.ArrivalsFrom != "" {
 		ym, err := parseMonth(dd.ArrivalsFrom)
@@ -319,6 +331,9 @@ func (d *draft) readArrivals(fsys fs.FS, name string) error {
 		a, err := d.arrival(t.get("month"), t.get("state"), t.get("nationality"), mean, est, fact)
 		if err != nil {
 			return t.errorf("", "%v", err)
+		}
+		if len(d.arrivals) >= maxArrivalRows {
+			return t.errorf("", "more than %d arrival rows in the scenario's files together", maxArrivalRows)
 		}
 		d.arrivals = append(d.arrivals, *a)
 		return nil

@@ -43,6 +43,9 @@ func TestParseErrors(t *testing.T) {
 		{"data file without dir", head + "[data]\ncommitments = \"/etc/passwd\"\n", 0, "", "not a path inside"},
 		{"no start", "rules = \"dublin-only\"\nmonths = 3\n", 0, "start", "missing"},
 		{"no rules", "start = 2026-01-01\nmonths = 3\n", 0, "rules", "missing"},
+		{"arrivals twice", head + "[data]\narrivals = [\"data/arrivals-2025.csv\", \"data/arrivals-2025.csv\"]\n", 3, "data.arrivals", "twice"},
+		{"arrivals files", head + "[data]\narrivals = [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\", \"i\"]\n", 3, "data.arrivals", "at most"},
+		{"no arrival in the period", head + "start = 2030-01-01\n", 2, "start", "none of the"},
 		{"ammr without key", "start = 2026-01-01\nmonths = 3\nrules = \"ammr-2024\"\n", 0, "population", "key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

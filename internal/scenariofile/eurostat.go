@@ -63,6 +63,9 @@ func (d *draft) readEurostat(fsys fs.FS, name string) error {
 			if err != nil {
 				return &solidarity.Error{Code: solidarity.EINVALID, File: name, Message: err.Error()}
 			}
+			if len(d.arrivals) >= maxArrivalRows {
+				return &solidarity.Error{Code: solidarity.EINVALID, File: name, Message: fmt.Sprintf("more than %d arrival rows in the scenario's files together", maxArrivalRows)}
+			}
 			d.arrivals = append(d.arrivals, *a)
 		}
 		return nil
