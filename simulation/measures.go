@@ -88,6 +88,12 @@ func (m *Model) costs() []RuleCost {
 			s.Rules = r.Set
 			s.Observed = nil // the replay's deliveries belong to its own rules
 			s.Params = RuleParams{Reference: m.Params.Reference, Proposal: m.Params.Proposal, Method: m.Params.Method}
+			if m.Rules.Set == Council2015 {
+				// The 2015 scheme's size is for its whole period; the other rule
+				// sets ask their reference number every pool year.
+				years := float64((m.S.Months + 11) / 12)
+				s.Params.Reference.Value /= years
+			}
 			if r.Set != Council2015 {
 				s.Commitments = nil
 			}
@@ -130,6 +136,21 @@ func (m *Model) notes() []string {
 	if m.Rules.Set == AMMR2024 && m.Params.Reference.Value < MinReference {
 		n = append(n, fmt.Sprintf("The reference number (%s) is below the 30 000 the Commission must at least propose (Art. 12(2)(a)).", group(m.Params.Reference.Value)))
 	}
+	if len(m.otherForms2015) > 0 {
+		n = append(n, fmt.Sprintf("The 2015 Decisions know only relocation: what %s would pay, offset or give instead counts as not relocated.", joinCodes(m.otherForms2015)))
+	}
+	if m.Rules.Set == AMMR2024 && m.refusing() {
+		n = append(n, "A refusal is shown at the price of the financial contribution it leaves unpaid (Art. 64(2)): the Regulation lets a state choose the form of its contribution (Art. 56(2)), not whether to make one.")
+	}
+	if m.Rules.Set == AMMR2024 && m.offsetting() {
+		n = append(n, "Offsets count as pledged; the conditions of Art. 63 (the Commission's assessment, the benefitting state's request) are not modelled.")
+	}
+	if k, est := m.estimatedArrivals(); est > 0 {
+		n = append(n, fmt.Sprintf("%d of the %d arrival figures are estimated (a yearly figure spread over its months, or a split by nationality shares).", est, k))
+	}
+	if m.Rules.Set == Council2015 && m.S.Months > 12 {
+		n = append(n, fmt.Sprintf("The cost of the other rule sets asks the scheme's size spread over the period's %d pool years (%s a year).", (m.S.Months+11)/12, group(m.Params.Reference.Value/float64((m.S.Months+11)/12))))
+	}
 	if m.Rules.Set == DublinOnly {
 		n = append(n, "Dublin only: no solidarity; responsibility stays where people arrive.")
 	}
@@ -146,4 +167,43 @@ func group(x float64) string {
 		out = append(out, s[i])
 	}
 	return string(out)
+}
+
+func joinCodes(cs []Code) string {
+	out := ""
+	for i, c := range cs {
+		if i > 0 {
+			out += ", "
+		}
+		out += string(c)
+	}
+	return out
+}
+
+// refusing reports whether any state's plan refuses part of its obligation.
+func (m *Model) refusing() bool { return m.anyPlan(m.planRefuse) }
+
+// offsetting reports whether any state's plan offsets part of its obligation.
+func (m *Model) offsetting() bool { return m.anyPlan(m.planOffset) }
+
+func (m *Model) anyPlan(p [][]float64) bool {
+	for _, y := range p {
+		for _, v := range y {
+			if v > 1e-9 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// estimatedArrivals counts the arrival rows and those not published as they stand.
+func (m *Model) estimatedArrivals() (rows, estimated int) {
+	for _, a := range m.S.Arrivals {
+		rows++
+		if a.Estimated {
+			estimated++
+		}
+	}
+	return rows, estimated
 }

@@ -50,6 +50,9 @@ type Model struct {
 	pressure   float64
 
 	depends []dependency
+	// otherForms2015 are the states whose choice under the 2015 rules is a form the
+	// Decisions do not know, counted as not relocated.
+	otherForms2015 []Code
 }
 
 type dependency struct {
@@ -71,6 +74,9 @@ func Prepare(s *Scenario) (*Model, error) {
 		return nil, errorf("participating", "no participating states")
 	}
 	m := &Model{S: s, Rules: r, Params: s.Params.effective(r), index: map[Code]int{}}
+	if err := m.Params.check(); err != nil {
+		return nil, err
+	}
 	m.Years = (s.Months + 11) / 12
 	for _, c := range s.Participating {
 		if !ValidCode(c) {
@@ -143,6 +149,15 @@ func (m *Model) note(n Number, affects ...string) float64 {
 	return n.Value
 }
 
+// orDefault is n, or the default the engine takes for it when the scenario leaves it
+// out: an assumption too, listed under its field.
+func orDefault(n Number, field string, def float64) Number {
+	if n.Name == "" {
+		return Number{Name: field, Value: def}
+	}
+	return n
+}
+
 func rate(field string, n Number, def float64) (float64, error) {
 	if n.Name == "" {
 		return def, nil
@@ -159,16 +174,22 @@ func (m *Model) operations() error {
 	if m.delivery, err = rate("operations.delivery_rate", o.DeliveryRate, 1); err != nil {
 		return err
 	}
-	m.note(o.DeliveryRate, "relocations delivered", "coverage")
+	m.note(orDefault(o.DeliveryRate, "operations.delivery_rate", 1), "relocations delivered", "coverage")
 	if m.eligible, err = rate("operations.eligible_share", o.EligibleShare, 1); err != nil {
 		return err
 	}
-	m.note(o.EligibleShare, "relocations delivered")
+	m.note(orDefault(o.EligibleShare, "operations.eligible_share", 1), "relocations delivered")
 	if m.returns, err = rate("operations.return_rate", o.ReturnRate, 0); err != nil {
 		return err
 	}
-	m.note(o.ReturnRate, "returns")
+	if len(o.BorderCapacity) > 0 {
+		m.note(orDefault(o.ReturnRate, "operations.return_rate", 0), "returns")
+		m.note(orDefault(o.BorderThreshold, "operations.border_threshold", 0.2), "border procedure", "returns")
+	}
 	m.pressure = 1
+	if m.Rules.Set == AMMR2024 {
+		m.note(orDefault(o.PressureThreshold, "operations.pressure_threshold", 1), "deduction eligibility")
+	}
 	if o.PressureThreshold.Name != "" {
 		if o.PressureThreshold.Value <= 0 || o.PressureThreshold.Value > 100 {
 			return errorf("operations.pressure_threshold", "threshold %v; want above 0, at most 100", o.PressureThreshold.Value)
@@ -198,6 +219,9 @@ func (m *Model) operations() error {
 			return errorf(d.f, "dispersion %v; want 0 (none) or a positive size", d.n.Value)
 		}
 		*d.dst = d.n.Value
+		if d.n.Value > 0 {
+			m.note(d.n, "bands")
+		}
 	}
 	return nil
 }
@@ -223,6 +247,11 @@ func (m *Model) arrivals() error {
 	threshold, err := rate("operations.border_threshold", o.BorderThreshold, 0.2)
 	if err != nil {
 		return err
+	}
+	for _, nat := range slices.Sorted(maps.Keys(o.Recognition)) {
+		if _, err := rate("operations.recognition."+nat, o.Recognition[nat], 0); err != nil {
+			return err
+		}
 	}
 	known := make([]float64, n) // arrivals with a known nationality
 	inBorder := make([]float64, n)
@@ -320,10 +349,12 @@ func (m *Model) ammr() error {
 	for _, sh := range m.S.Key.Shares {
 		c.Participating = append(c.Participating, sh.State)
 	}
+	// The scenario says who benefits (Art. 58): it may add to the cycle's benefitting
+	// states or take one away.
 	for i, b := range m.benef {
-		if b && m.States[i].Valid() {
+		if m.States[i].Valid() {
 			st := c.Statuses[m.States[i]]
-			st.Benefitting = true
+			st.Benefitting = b
 			c.Statuses[m.States[i]] = st
 		}
 	}
@@ -445,6 +476,13 @@ func (m *Model) plans() error {
 		}
 		if !ch.Known {
 			m.note(Number{Name: "choice." + string(c), Value: ch.Relocate}, "relocations delivered", "payments", "coverage")
+		}
+		if m.Rules.Set == Council2015 && ch.Relocate < 1-1e-12 && ch.Refuse() < 1-ch.Relocate-1e-12 {
+			// Decisions 2015/1523 and 2015/1601 know only relocation: a state that
+			// pays, offsets or gives other support instead has not met its
+			// commitment (C-715/17, C-718/17, C-719/17).
+			m.otherForms2015 = append(m.otherForms2015, c)
+			ch = Choice{Relocate: ch.Relocate, Known: ch.Known, Fact: ch.Fact}
 		}
 		for y := range m.Years {
 			o := m.oblig[y][i]

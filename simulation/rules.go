@@ -2,6 +2,7 @@ package simulation
 
 import (
 	"fmt"
+	"math"
 
 	"solidarity"
 	"solidarity/apportion"
@@ -126,4 +127,24 @@ const MinReference = 30_000
 
 func errorf(field, format string, args ...any) error {
 	return &solidarity.Error{Code: solidarity.EINVALID, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// check bounds the rule-set figures before anything is computed with them: a price of
+// 1e308 made every euro figure infinite, a negative one passed for a pool number.
+func (p RuleParams) check() error {
+	for _, x := range []struct {
+		field  string
+		n      Number
+		lo, hi float64
+	}{
+		{"parameters.price", p.Price, 0, 1e7},
+		{"parameters.receipt", p.Receipt, 0, 1e7},
+		{"parameters.trigger", p.Trigger, 0, 10},
+		{"parameters.proposal", p.Proposal, 0, 1e7},
+	} {
+		if v := x.n.Value; math.IsNaN(v) || v < x.lo || v > x.hi {
+			return errorf(x.field, "%s is %v; want %v to %v", x.field, v, x.lo, x.hi)
+		}
+	}
+	return nil
 }

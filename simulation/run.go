@@ -34,6 +34,7 @@ const (
 	uNeed        = iota // units the pool (or the scheme, or the corrective allocation) needs
 	uPledged            // units pledged in any form
 	uPlaces             // units pledged as relocations or offsets: places for people, not money
+	uOwed               // units owed: the obligations, i.e. the need less what benefitting states keep and deductions relieve
 	uDelivered          // units delivered by the end: relocations, offsets, payments, measures
 	uShortfall          // need − delivered, at least 0
 	uRelocations        // persons relocated
@@ -344,13 +345,15 @@ func (m *Model) corrective(sc *scratch, v []float64) float64 {
 				v[L.state(j, sRefusalEUR)] += r * m.Params.Price.Value
 				v[L.state(j, sRefused)] += r
 			}
-			if f < 1 && m.inKey[j] {
+			// Refused applicants go to the states that take and are not themselves
+			// above the trigger (they are the ones sending applicants out).
+			if f < 1 && m.inKey[j] && sc.excess[j] == 0 {
 				wTake += m.share[j] * (1 - f)
 			}
 		}
 		if refused > 0 && wTake > 0 {
 			for j := range m.States {
-				if f := m.refuseFraction(j); f < 1 && m.inKey[j] {
+				if f := m.refuseFraction(j); f < 1 && m.inKey[j] && sc.excess[j] == 0 {
 					g := refused * m.share[j] * (1 - f) / wTake
 					sc.moved[j] += g
 					v[L.state(j, sReceivedEUR)] += g * m.Params.Price.Value
@@ -378,10 +381,17 @@ func (m *Model) corrective(sc *scratch, v []float64) float64 {
 }
 
 // refuseFraction is the share of its obligation state j refuses.
+//
+// Under the Dublin IV proposal the contribution of EUR 250 000 per applicant is the
+// price of not taking them (COM(2016) 270): whatever a state does not take, it pays
+// for, so its refused share is all but what it relocates.
 func (m *Model) refuseFraction(j int) float64 {
 	ch, ok := m.S.Choices[m.States[j]]
 	if !ok {
 		ch = m.S.DefaultChoice
+	}
+	if m.Rules.Set == DublinIV2016 {
+		return 1 - ch.Relocate
 	}
 	return ch.Refuse()
 }
@@ -402,7 +412,7 @@ func (m *Model) finish(v []float64, need, delivered, relocated float64) {
 		if m.pop[i] > 0 {
 			v[L.state(i, sPerCapita)] = r / m.pop[i] * 1000
 		}
-		v[L.union(uRelocations)] += v[L.state(i, sRelocIn)]
+		v[L.union(uRelocations)] += v[L.state(i, sRelocIn)] + v[L.state(i, sCorrIn)] // a corrective allocation is a relocation too
 		v[L.union(uOffsets)] += v[L.state(i, sOffsetIn)]
 		v[L.union(uPayEUR)] += v[L.state(i, sPayEUR)] + v[L.state(i, sAltEUR)]
 		v[L.union(uRefusalEUR)] += v[L.state(i, sRefusalEUR)]
@@ -414,10 +424,12 @@ func (m *Model) finish(v []float64, need, delivered, relocated float64) {
 			places := m.planReloc[y][i] + m.planOffset[y][i]*m.offsetVal
 			pledged += places + m.planPay[y][i] + m.planAlt[y][i]
 			v[L.union(uPlaces)] += places
+			v[L.union(uOwed)] += m.oblig[y][i]
 		}
 	}
 	if m.Rules.Set == DublinIV2016 {
 		pledged = delivered
+		v[L.union(uPlaces)] = delivered // the applicants moved are places taken
 	}
 	var keyArr float64
 	for i := range m.States {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -73,7 +74,11 @@ type UnionResult struct {
 	Coverage  Band `json:"coverage"` // pledged ÷ need
 	// Places are the units pledged as relocations or offsets, PlaceCoverage their
 	// share of the need: a payment covers the pool (Art. 64) but gives no one a place.
-	Places        Band `json:"places_units"`
+	Places Band `json:"places_units"`
+	// Owed is the sum of the obligations: the need less the fair shares benefitting
+	// states keep (Art. 58) and the deductions (Arts. 61–62). A shortfall below the
+	// need that is not below what is owed is no one's failure.
+	Owed          Band `json:"owed_units"`
 	PlaceCoverage Band `json:"place_coverage"`
 	Relocations   Band `json:"relocations"`
 	Offsets       Band `json:"offsets"`
@@ -183,13 +188,14 @@ func (m *Model) Result(ctx context.Context, runs int, seed uint64) (*Result, err
 		st.Payment, st.Measures, st.Refusal, st.Refused = b(sPayEUR), b(sAltEUR), b(sRefusalEUR), b(sRefused)
 		st.Received, st.NetCost, st.Border, st.Returns = b(sReceivedEUR), b(sNetCostEUR), b(sBorder), b(sReturns)
 		st.Pressure = b(sPressure)
-		st.MayRequestDeduction = m.inKey[i] && expected[L.state(i, sPressure)] >= m.pressure
+		// Art. 61(1): a deduction of the AMMR pool, for a contributing state.
+		st.MayRequestDeduction = m.Rules.Set == AMMR2024 && m.inKey[i] && !m.benef[i] && expected[L.state(i, sPressure)] >= m.pressure
 		r.States = append(r.States, st)
 	}
 	u := func(f int) Band { return band(L.union(f)) }
 	U := &r.Union
 	U.Need, U.Pledged, U.Delivered, U.Shortfall = u(uNeed), u(uPledged), u(uDelivered), u(uShortfall)
-	U.Places = u(uPlaces)
+	U.Places, U.Owed = u(uPlaces), u(uOwed)
 	U.Relocations, U.Offsets, U.Payments, U.Refusals = u(uRelocations), u(uOffsets), u(uPayEUR), u(uRefusalEUR)
 	U.Arrivals, U.Border, U.Returns, U.GiniBefore, U.GiniAfter = u(uArrivals), u(uBorder), u(uReturns), u(uGiniBefore), u(uGiniAfter)
 	if need := expected[L.union(uNeed)]; need > 0 {
@@ -209,6 +215,9 @@ func (m *Model) Result(ctx context.Context, runs int, seed uint64) (*Result, err
 	for _, d := range m.depends {
 		r.DependsOn = append(r.DependsOn, Dependency{Field: d.Field, Assumed: d.Value, Affects: d.Affects})
 	}
+	// By field: the same scenario lists them in the same order, whatever the order of
+	// the maps they came from.
+	slices.SortFunc(r.DependsOn, func(a, b Dependency) int { return strings.Compare(a.Field, b.Field) })
 	r.Notes = m.notes()
 	return r, nil
 }

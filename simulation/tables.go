@@ -44,7 +44,7 @@ func (r *Result) Tables() []Table {
 		name string
 		b    Band
 		dec  int
-	}{{"need_units", U.Need, 0}, {"pledged_units", U.Pledged, 0}, {"coverage", U.Coverage, 4},
+	}{{"need_units", U.Need, 0}, {"owed_units", U.Owed, 0}, {"pledged_units", U.Pledged, 0}, {"coverage", U.Coverage, 4},
 		{"places_units", U.Places, 0}, {"place_coverage", U.PlaceCoverage, 4}, {"delivered_units", U.Delivered, 0},
 		{"shortfall_units", U.Shortfall, 0}, {"relocations", U.Relocations, 0}, {"offsets", U.Offsets, 0},
 		{"payments_eur", U.Payments, 0}, {"refusal_cost_eur", U.Refusals, 0}, {"arrivals", U.Arrivals, 0},

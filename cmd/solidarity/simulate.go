@@ -37,7 +37,7 @@ column says p5 and p95. The command only reads: it writes no file and no databas
 NAME is a shipped scenario (see --list); anything else is a scenario file
 (docs/scenario-file.md), whose CSV and cycle files are read relative to its directory.
 
-  --runs N     seeded runs, 0 to 100000 (0: the expected run alone, no randomness);
+  --runs N     seeded runs, 0 to 20000 (0: the expected run alone, no randomness);
                default: the file's runs, else 1000
   --seed S     the seed; the same seed gives the same result, byte for byte;
                default: the file's seed, else 1
@@ -67,7 +67,7 @@ type simulateOptions struct {
 func simulateFlags(name string, stdout, stderr io.Writer) (*flag.FlagSet, *simulateOptions, *string) {
 	fs := newFlags(name, simulateHelp, stdout, stderr)
 	o := &simulateOptions{}
-	fs.IntVar(&o.runs, "runs", 1000, "seeded `runs`, 0 to 100000 (default: the file's runs, else 1000)")
+	fs.IntVar(&o.runs, "runs", 1000, "seeded `runs`, 0 to 20000 (default: the file's runs, else 1000)")
 	fs.Uint64Var(&o.seed, "seed", 1, "the `seed` (default: the file's seed, else 1)")
 	format := fs.String("format", "table", "output `format`: table, json or csv")
 	fs.StringVar(&o.table, "table", "", "the `table` to print (csv default: states), or all")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -211,8 +212,8 @@ func (d *draft) apply(l *layer) error {
 		s.Runs = int(*f.Runs)
 	}
 	if f.Seed != nil {
-		if *f.Seed < 0 {
-			return l.errorf("seed", "a seed from 0 to 2^63−1")
+		if *f.Seed < 1 {
+			return l.errorf("seed", "a seed from 1 to 2^63−1 (0 reads as not set)")
 		}
 		s.Seed = uint64(*f.Seed)
 	}
@@ -338,7 +339,8 @@ func (d *draft) parameters(l *layer) error {
 var forms = []string{"relocate", "pay", "offset", "alternative", "refuse"}
 
 func (d *draft) choices(l *layer) error {
-	for k, fc := range l.f.Choice {
+	for _, k := range slices.Sorted(maps.Keys(l.f.Choice)) { // sorted: the same file, the same first error
+		fc := l.f.Choice[k]
 		field := "choice." + k
 		ch := simulation.Choice{Fact: solidarity.Fact{Source: fc.Source, Certainty: solidarity.Certainty(fc.Certainty), Note: fc.Note}}
 		if msg := checkFact(ch.Fact); msg != "" {
@@ -405,14 +407,16 @@ func (d *draft) operations(l *layer) error {
 	if o.OffsetsAtTransferRatio != nil {
 		dst.OffsetsAtTransferRatio = *o.OffsetsAtTransferRatio
 	}
-	for nat, n := range o.Recognition {
+	for _, nat := range slices.Sorted(maps.Keys(o.Recognition)) {
+		n := o.Recognition[nat]
 		var v simulation.Number
 		if err := l.num("operations.recognition."+nat, n, &v); err != nil {
 			return err
 		}
 		dst.Recognition[nat] = v
 	}
-	for st, n := range o.BorderCapacity {
+	for _, st := range slices.Sorted(maps.Keys(o.BorderCapacity)) {
+		n := o.BorderCapacity[st]
 		code := simulation.Code(st)
 		if !simulation.ValidCode(code) {
 			return l.errorf("operations.border_capacity."+st, "unknown state %q", st)
@@ -445,7 +449,8 @@ func (d *draft) inline(l *layer) error {
 		from    map[string]number
 		dst     *map[simulation.Code]simulation.Number
 	}{{"commitments", l.f.Commitments, &d.s.Commitments}, {"key_percent", l.f.KeyPercent, &d.s.KeyPercent}} {
-		for st, n := range t.from {
+		for _, st := range slices.Sorted(maps.Keys(t.from)) {
+			n := t.from[st]
 			field := t.section + "." + st
 			code := simulation.Code(st)
 			if !simulation.ValidCode(code) {
