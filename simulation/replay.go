@@ -493,7 +493,7 @@ type Checkpoint struct {
 	// Commission's tables print it; PublishedPercent the printed one.
 	Percent          string `json:"percent,omitempty"`
 	PublishedPercent string `json:"published_percent,omitempty"`
-	Met              bool   `json:"met"`
+	Met              *bool  `json:"met,omitempty"` // nil: nothing was published to meet
 	Source           string `json:"source,omitempty"`
 	Certainty        string `json:"certainty,omitempty"`
 }
@@ -508,7 +508,12 @@ func (m *Model) replayResult() *Replay {
 	for d, dt := range p.dates {
 		ds := dt.Format(time.DateOnly)
 		add := func(state, from Code, v float64, est bool, oblig float64) {
-			c := Checkpoint{Date: ds, State: state, From: from, Value: int64(math.Round(v)), Estimated: est, Met: true}
+			c := Checkpoint{Date: ds, State: state, From: from, Value: int64(math.Round(v)), Estimated: est}
+			meet := func(ok bool) {
+				if c.Met == nil || !ok {
+					c.Met = &ok
+				}
+			}
 			o, ok := pub[[3]string{ds, string(state), string(from)}]
 			if ok {
 				pv := o.Value
@@ -517,9 +522,8 @@ func (m *Model) replayResult() *Replay {
 				r.Published++
 				if pv == c.Value {
 					r.Met++
-				} else {
-					c.Met = false
 				}
+				meet(pv == c.Value)
 			}
 			if state != "" && from == "" && oblig > 0 {
 				c.Percent = fmt.Sprintf("%.1f", 100*v/oblig)
@@ -527,9 +531,8 @@ func (m *Model) replayResult() *Replay {
 					r.Published++
 					if c.Percent == c.PublishedPercent {
 						r.Met++
-					} else {
-						c.Met = false
 					}
+					meet(c.Percent == c.PublishedPercent)
 				}
 			}
 			r.Checkpoints = append(r.Checkpoints, c)

@@ -82,7 +82,11 @@ func (r *Result) Tables() []Table {
 			if c.Published != nil {
 				pub = strconv.FormatInt(*c.Published, 10)
 			}
-			re.Rows = append(re.Rows, []string{c.Date, string(c.State), string(c.From), strconv.FormatInt(c.Value, 10), strconv.FormatBool(c.Estimated), pub, c.Percent, c.PublishedPercent, strconv.FormatBool(c.Met), c.Certainty, c.Source})
+			met := "" // nothing published to meet
+			if c.Met != nil {
+				met = strconv.FormatBool(*c.Met)
+			}
+			re.Rows = append(re.Rows, []string{c.Date, string(c.State), string(c.From), strconv.FormatInt(c.Value, 10), strconv.FormatBool(c.Estimated), pub, c.Percent, c.PublishedPercent, met, c.Certainty, c.Source})
 		}
 		ts = append(ts, re)
 		cm := Table{Name: "compared", Header: []string{"date", "state", "from", "published", "replay", "deviation", "certainty", "source"}}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -63,10 +64,18 @@ func (s *Server) apiError(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, HTTPStatus(code), map[string]APIError{"error": body})
 }
 
+// writeJSON encodes v before it writes the status: a value that cannot be encoded (a
+// NaN, an infinity) is then an internal error, not a 200 with half a body.
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"error": {"code": "` + solidarity.EINTERNAL + `", "message": "the answer could not be encoded"}}` + "\n")
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(v)
+	w.Write(buf.Bytes())
 }

@@ -188,10 +188,10 @@ func runBoth(ctx context.Context, f *whatIf) (a, b *simulation.Result, err error
 	if err != nil {
 		return nil, nil, err
 	}
-	if a, err = simulation.Run(ctx, f.Base, f.runs, f.seed); err != nil {
+	if a, err = runGated(ctx, f.Base, f.runs, f.seed); err != nil {
 		return nil, nil, err
 	}
-	if b, err = simulation.Run(ctx, sb, f.runs, f.seed); err != nil {
+	if b, err = runGated(ctx, sb, f.runs, f.seed); err != nil {
 		return nil, nil, err
 	}
 	return a, b, nil

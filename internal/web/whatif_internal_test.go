@@ -1,6 +1,8 @@
 package web
 
 import (
+	"math"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -123,5 +125,20 @@ func TestWhatIfNumberLocale(t *testing.T) {
 		if x, err := number(i18n.New("de"), "reference", "Reference number", in, 0, 1e7, 1); err == nil {
 			t.Errorf("de %q read as %v", in, x)
 		}
+	}
+}
+
+// TestWriteJSONNotFinite: an answer that cannot be encoded is a 500 with an error,
+// not a 200 with an empty body (a Dublin IV price of 1e308 made one).
+func TestWriteJSONNotFinite(t *testing.T) {
+	rec := httptest.NewRecorder()
+	writeJSON(rec, 200, map[string]float64{"x": math.Inf(1)})
+	if rec.Code != 500 || !strings.Contains(rec.Body.String(), `"code": "internal"`) {
+		t.Errorf("%d %q", rec.Code, rec.Body.String())
+	}
+	rec = httptest.NewRecorder()
+	writeJSON(rec, 201, map[string]int{"x": 1})
+	if rec.Code != 201 || !strings.Contains(rec.Body.String(), `"x": 1`) {
+		t.Errorf("%d %q", rec.Code, rec.Body.String())
 	}
 }
