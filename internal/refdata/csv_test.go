@@ -106,6 +106,11 @@ func TestRoundTrip(t *testing.T) {
 	sets = append(sets, refdata.Builtin()...)
 	fixtures, _ := filepath.Glob("../eurostat/testdata/*.*")
 	for _, f := range fixtures {
+		// The key's datasets only: the asylum applicants (migr_asyappctz*) are read
+		// by eurostat.ParseApplicants, for simulation scenarios.
+		if strings.HasPrefix(filepath.Base(f), "migr_") {
+			continue
+		}
 		d := mustLoad(t, f, eurostat.Options{})
 		sets = append(sets, d)
 	}
