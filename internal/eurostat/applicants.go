@@ -3,18 +3,14 @@ package eurostat
 import (
 	"bufio"
 	"cmp"
-	"encoding/csv"
 	"fmt"
 	"io"
-	"maps"
 	"math/big"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
 	"solidarity"
-	"solidarity/internal/bound"
 )
 
 // Applicants is one figure of migr_asyappctzm/migr_asyappctza: applicants in one
@@ -79,22 +75,8 @@ const MaxApplicants = 100_000_000
 // and the line and field (CSV, TSV) or JSON path. Nothing partial is ever returned.
 // CSV and TSV are read as they stream, within Limits; JSON-stat whole, as Parse does.
 func ParseApplicants(name string, r io.Reader) (*ApplicantsFile, error) {
-	br, err := Decompress(name, r)
-	if err != nil {
-		return nil, err
-	}
 	a := &appParser{p: &parser{name: name}}
-	switch sniff(br) {
-	case formatJSONStat:
-		err = a.parseJSONStat(br)
-	case formatTSV:
-		err = a.parseTSV(bufio.NewReaderSize(bound.CSVReader(name, br, '\t', Limits), 64<<10))
-	case formatSDMXCSV:
-		err = a.parseCSV(bound.CSVReader(name, br, ',', Limits))
-	default:
-		return nil, a.p.errLine(1, "", "not a Eurostat file: expected SDMX-CSV, SDMX 3.0 CSV, the bulk TSV or JSON-stat")
-	}
-	if err != nil {
+	if err := readFile(a.p, a, r); err != nil {
 		return nil, err
 	}
 	return a.result()
@@ -222,21 +204,21 @@ func (a *appParser) setDataset(code string, at loc) error {
 // applicantsByFileName finds a dataset code standing alone in a file name, as
 // datasetByFileName does for the key's datasets.
 func applicantsByFileName(name string) string {
-	base := strings.ToLower(filepath.Base(name))
 	for _, code := range []string{monthly, annual} {
-		for i := 0; ; {
-			j := strings.Index(base[i:], code)
-			if j < 0 {
-				break
-			}
-			start, end := i+j, i+j+len(code)
-			if (start == 0 || !isAlnum(base[start-1])) && (end == len(base) || !isAlnum(base[end])) {
-				return code
-			}
-			i = start + 1
+		if codeInFileName(name, code) {
+			return code
 		}
 	}
 	return ""
+}
+
+// selectRow applies the filters and series to a CSV or TSV row, whose codes code
+// returns ("" for a dimension the file lacks).
+func (a *appParser) selectRow(code func(dim string) string) (appSeries, bool) {
+	if !a.keep(code) {
+		return appSeries{}, false
+	}
+	return a.series(code("freq"), code(a.kindDim), code("geo"), code("citizen"))
 }
 
 // appSeries is what a row key selects, once its codes have passed the filters.
@@ -321,8 +303,8 @@ func (a *appParser) add(s appSeries, timeCode, valueText, flag string, at, timeA
 	if err := a.checkShape(shape, timeCode, timeAt); err != nil {
 		return err
 	}
-	if flag != "" && !flagRE.MatchString(flag) {
-		return a.p.err(at, "observation flag %q is not a Eurostat flag", flag)
+	if err := a.p.checkFlag(flag, at); err != nil {
+		return err
 	}
 	set := &a.sets[s.kind]
 	key := appKey{s.geo, s.citizen, per}
@@ -422,195 +404,52 @@ func (a *appParser) kindText(kind appKind, code string) string {
 	return fmt.Sprintf("all applicants (%s=%s): the file has no first-time figures", a.kindDim, code)
 }
 
-// parseCSV reads SDMX-CSV 2.1 and SDMX 3.0 CSV, as parser.parseCSV does: one column
-// per dimension, TIME_PERIOD, OBS_VALUE, OBS_FLAG; labelled headers and cells are
-// reduced to their codes.
+// parseCSV reads SDMX-CSV 2.1 and SDMX 3.0 CSV with parser's reader: one column per
+// dimension, TIME_PERIOD, OBS_VALUE, OBS_FLAG; labelled headers and cells are reduced
+// to their codes.
 func (a *appParser) parseCSV(r io.Reader) error {
-	p := a.p
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1 // ragged rows get our own error, naming the line
-	header, err := cr.Read()
-	if err != nil {
-		return p.csvErr(err, 1)
+	header := func(t *csvTable) error { return a.dims(t.has, loc{line: 1}) }
+	first := func(flow string, r *csvRow) error {
+		if flow != "" {
+			return a.setDataset(dataflowCode(flow), r.at("dataflow"))
+		}
+		return a.unnamed(loc{line: 1})
 	}
-	cols, err := a.csvHeader(header)
-	if err != nil {
-		return err
-	}
-	flowCol := cols["dataflow"]
-	flowName := headerID(header[flowCol])
-	has := func(dim string) bool { _, ok := cols[dim]; return ok }
-	if err := a.dims(has, loc{line: 1}); err != nil {
-		return err
-	}
-	code := func(rec []string, col string) string {
-		if i, ok := cols[col]; ok {
-			return codeOf(rec[i])
-		}
-		return ""
-	}
-	flow := "" // the dataflow named by the first data row
-	for first := true; ; first = false {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return p.csvErr(err, 0)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != len(header) {
-			return p.errLine(line, "", "row has %d fields, the header has %d", len(rec), len(header))
-		}
-		at := func(col string) loc {
-			l, _ := cr.FieldPos(cols[col])
-			return loc{line: l, field: headerID(header[cols[col]])}
-		}
-		if f := strings.TrimSpace(rec[flowCol]); first {
-			flow = f
-			var err error
-			if flow != "" {
-				err = a.setDataset(dataflowCode(flow), at("dataflow"))
-			} else {
-				err = a.unnamed(loc{line: 1})
-			}
-			if err != nil {
-				return err
-			}
-		} else if f != flow {
-			return p.errLine(line, flowName, "dataflow %q differs from %q on the first row: one file, one dataset", f, flow)
-		}
-		if has("last update") {
-			a.noteUpdated(lastUpdate(strings.TrimSpace(rec[cols["last update"]])))
-		}
-		if !a.keep(func(dim string) string { return code(rec, dim) }) {
-			continue
-		}
-		s, ok := a.series(code(rec, "freq"), code(rec, a.kindDim), code(rec, "geo"), code(rec, "citizen"))
-		if !ok {
-			continue
-		}
-		value := strings.TrimSpace(rec[cols["obs_value"]])
-		if err := a.add(s, code(rec, "time_period"), value, code(rec, "obs_flag"), at("obs_value"), at("time_period")); err != nil {
-			return err
-		}
-	}
+	return a.p.readCSV(r, []string{"TIME_PERIOD", "OBS_VALUE"}, header, first, a.csvRow)
 }
 
-// csvHeader maps each column's lower-case id to its index. The dataflow column
-// (DATAFLOW in 2.1, STRUCTURE_ID in 3.0) is entered as "dataflow".
-func (a *appParser) csvHeader(header []string) (map[string]int, error) {
-	p := a.p
-	cols := make(map[string]int)
-	for i, h := range header {
-		id := headerID(h)
-		if id == "" {
-			return nil, p.errLine(1, h, "empty column name in header")
-		}
-		key := strings.ToLower(id)
-		if _, dup := cols[key]; dup {
-			return nil, p.errLine(1, id, "column %s appears twice", id)
-		}
-		cols[key] = i
+func (a *appParser) csvRow(r *csvRow) error {
+	if v, ok := r.cell("last update"); ok {
+		a.noteUpdated(lastUpdate(v))
 	}
-	p.format = "SDMX-CSV 2.1"
-	if _, ok := cols["dataflow"]; !ok {
-		p.format = "SDMX 3.0 CSV"
-		i, ok := cols["structure_id"]
-		if !ok {
-			return nil, p.errLine(1, "STRUCTURE_ID", "missing column STRUCTURE_ID")
-		}
-		cols["dataflow"] = i
+	s, ok := a.selectRow(r.code)
+	if !ok {
+		return nil
 	}
-	for _, need := range []string{"TIME_PERIOD", "OBS_VALUE"} {
-		if _, ok := cols[strings.ToLower(need)]; !ok {
-			return nil, p.errLine(1, need, "missing column %s", need)
-		}
-	}
-	return cols, nil
+	value, _ := r.cell("obs_value")
+	return a.add(s, r.code("time_period"), value, r.code("obs_flag"), r.at("obs_value"), r.at("time_period"))
 }
 
-// parseTSV reads the bulk TSV, as parser.parseTSV does: the row key's dimensions in
-// the first cell, one column per period, cells "123 p" or ":".
+// parseTSV reads the bulk TSV with parser's reader: the row key's dimensions in the
+// first cell, one column per period, cells "123 p" or ":".
 func (a *appParser) parseTSV(r *bufio.Reader) error {
-	p := a.p
-	p.format = "bulk TSV"
-	lr := &tsvLines{p: p, r: r}
-	head, ok, err := lr.next()
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return p.errLine(1, "", "empty file")
-	}
-	h, err := p.tsvHeader(head)
-	if err != nil {
-		return err
-	}
-	if err := a.dims(h.has, loc{line: 1, field: h.first}); err != nil {
-		return err
-	}
-	if err := a.unnamed(loc{line: 1, field: h.first}); err != nil {
-		return err
-	}
-	for {
-		s, ok, err := lr.next()
-		if err != nil {
+	header := func(h *tsvHead) error {
+		if err := a.dims(h.has, loc{line: 1, field: h.first}); err != nil {
 			return err
 		}
-		if !ok {
-			return nil
-		}
-		if strings.TrimSpace(s) == "" {
-			continue
-		}
-		if err := a.tsvRow(h, lr.line, s); err != nil {
-			return err
-		}
+		return a.unnamed(loc{line: 1, field: h.first})
 	}
+	return a.p.readTSV(r, header, a.tsvRow)
 }
 
-func (a *appParser) tsvRow(h *tsvHead, line int, s string) error {
-	p := a.p
-	cells := strings.Split(s, "\t")
-	if len(cells) != h.cells {
-		return p.errLine(line, "", "row has %d cells, the header has %d", len(cells), h.cells)
-	}
-	key := strings.Split(cells[0], ",")
-	if len(key) != len(h.dims) {
-		return p.errLine(line, h.first, "row key %q has %d parts, the header names %d dimensions", cells[0], len(key), len(h.dims))
-	}
-	code := func(dim string) string {
-		if i, ok := h.dimCol[dim]; ok {
-			return strings.TrimSpace(key[i])
-		}
-		return ""
-	}
-	if !a.keep(code) {
-		return nil
-	}
-	sr, ok := a.series(code("freq"), code(a.kindDim), code("geo"), code("citizen"))
+func (a *appParser) tsvRow(r *tsvRow) error {
+	s, ok := a.selectRow(r.code)
 	if !ok {
 		return nil
 	}
-	for j := 1; j < len(cells); j++ {
-		at := loc{line: line, field: h.times[j]}
-		fields := strings.Fields(cells[j])
-		value, flag := "", ""
-		switch len(fields) {
-		case 0:
-		case 1:
-			value = fields[0]
-		case 2:
-			value, flag = fields[0], fields[1]
-		default:
-			return p.err(at, "cell %q is not a figure with an optional flag", strings.TrimSpace(cells[j]))
-		}
-		if err := a.add(sr, h.times[j], value, flag, at, loc{line: 1, field: h.times[j]}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return a.p.figures(r, func(time, value, flag string, at, timeAt loc) error {
+		return a.add(s, time, value, flag, at, timeAt)
+	})
 }
 
 // jsonDims are the places of the dimensions the reader uses, -1 when absent, and the
@@ -624,55 +463,28 @@ type jsonDims struct {
 // cells the file holds, not every combination of categories: five dimensions of a
 // thousand categories each take some 40 KB to write and 10^15 steps to walk.
 func (a *appParser) parseJSONStat(r io.Reader) error {
-	p := a.p
-	p.format = "JSON-stat 2.0"
-	js, err := p.decodeJSONStat(r)
+	doc, err := a.p.readJSONStat(r)
 	if err != nil {
 		return err
 	}
-	c, err := p.cube(js)
-	if err != nil {
+	a.updated, a.updatedSet = doc.js.Updated, true
+	if err := a.dims(doc.c.has, loc{path: "$.id"}); err != nil {
 		return err
 	}
-	values, err := p.cells("$.value", js.Value, c.total, true)
-	if err != nil {
-		return err
-	}
-	status, err := p.cells("$.status", js.Status, c.total, false)
-	if err != nil {
-		return err
-	}
-	a.updated, a.updatedSet = js.Updated, true
-	if err := a.dims(c.has, loc{path: "$.id"}); err != nil {
-		return err
-	}
-	switch {
-	case js.Extension.DatasetID != "":
-		err = a.setDataset(strings.ToLower(js.Extension.DatasetID), loc{path: "$.extension.datasetId"})
-	case js.Extension.ID != "":
-		err = a.setDataset(strings.ToLower(js.Extension.ID), loc{path: "$.extension.id"})
-	default:
+	if id, path := datasetID(doc.js); id != "" {
+		err = a.setDataset(strings.ToLower(id), loc{path: path})
+	} else {
 		err = a.unnamed(loc{path: "$"})
 	}
 	if err != nil {
 		return err
 	}
-	d, err := a.jsonDims(c)
+	d, err := a.jsonDims(doc.c)
 	if err != nil {
 		return err
 	}
-	var idxs []int64
-	if values.dense != nil {
-		for i, v := range values.dense {
-			if v != "" {
-				idxs = append(idxs, int64(i))
-			}
-		}
-	} else {
-		idxs = slices.Sorted(maps.Keys(values.sparse))
-	}
-	for _, idx := range idxs {
-		if err := a.jsonCell(c, d, idx, values, status); err != nil {
+	for _, idx := range doc.values.written() {
+		if err := a.jsonCell(doc, d, idx); err != nil {
 			return err
 		}
 	}
@@ -682,10 +494,19 @@ func (a *appParser) parseJSONStat(r io.Reader) error {
 // jsonDims places the dimensions. One the reader does not know must have a single
 // category, or its categories would read as duplicates.
 func (a *appParser) jsonDims(c *jsonCube) (*jsonDims, error) {
-	d := &jsonDims{geo: -1, citizen: -1, time: -1, kind: -1, freq: -1, filter: make(map[int]int)}
+	want := make(map[string]string)
+	for _, f := range filterDims {
+		want[f.dim] = f.code
+	}
+	free := func(id string) bool {
+		return id == "geo" || id == "citizen" || id == "freq" || isTimeDim(id) || a.kindDim != "" && id == a.kindDim
+	}
+	filter, err := a.p.fix(c, free, want)
+	if err != nil {
+		return nil, err
+	}
+	d := &jsonDims{geo: -1, citizen: -1, time: c.timeDim(), kind: -1, freq: -1, filter: filter}
 	for i, id := range c.ids {
-		path := "$.dimension" + jsonKey(id) + ".category.index"
-		f := slices.IndexFunc(filterDims, func(f dimFilter) bool { return f.dim == id })
 		switch {
 		case id == "geo":
 			d.geo = i
@@ -693,18 +514,8 @@ func (a *appParser) jsonDims(c *jsonCube) (*jsonDims, error) {
 			d.citizen = i
 		case id == "freq":
 			d.freq = i
-		case strings.EqualFold(id, "time") || strings.EqualFold(id, "TIME_PERIOD"):
-			d.time = i
 		case a.kindDim != "" && id == a.kindDim:
 			d.kind = i
-		case f >= 0:
-			pos := indexOf(c.cats[i], filterDims[f].code)
-			if pos < 0 {
-				return nil, a.p.errPath(path, "no category %s: the file does not hold %s=%s", filterDims[f].code, id, filterDims[f].code)
-			}
-			d.filter[i] = pos
-		case len(c.cats[i]) != 1:
-			return nil, a.p.errPath(path, "%d categories of %s: download a single one", len(c.cats[i]), id)
 		}
 	}
 	if d.time < 0 {
@@ -714,15 +525,16 @@ func (a *appParser) jsonDims(c *jsonCube) (*jsonDims, error) {
 }
 
 // jsonCell reads the cell at flat index idx.
-func (a *appParser) jsonCell(c *jsonCube, d *jsonDims, idx int64, values, status *cellMap) error {
+func (a *appParser) jsonCell(doc *jsonDoc, d *jsonDims, idx int64) error {
+	c := doc.c
 	cat := func(i int) string {
 		if i < 0 {
 			return ""
 		}
-		return c.cats[i][(idx/c.strides[i])%int64(len(c.cats[i]))]
+		return c.cats[i][c.place(idx, i)]
 	}
 	for i, want := range d.filter {
-		if (idx/c.strides[i])%int64(len(c.cats[i])) != int64(want) {
+		if c.place(idx, i) != want {
 			return nil
 		}
 	}
@@ -730,13 +542,9 @@ func (a *appParser) jsonCell(c *jsonCube, d *jsonDims, idx int64, values, status
 	if !ok {
 		return nil
 	}
-	flag := status.get(idx)
-	if flag == ":" { // Eurostat's "not available": the absence of the value says it
-		flag = ""
-	}
 	t := cat(d.time)
-	timeAt := loc{path: "$.dimension" + jsonKey(c.ids[d.time]) + ".category.index" + jsonKey(t)}
-	return a.add(s, t, values.get(idx), flag, loc{path: values.path(idx)}, timeAt)
+	timeAt := loc{path: indexPath(c.ids[d.time]) + jsonKey(t)}
+	return a.add(s, t, doc.values.get(idx), doc.status.flag(idx), loc{path: doc.values.path(idx)}, timeAt)
 }
 
 // citizenNames are the English short names of the citizenships of most asylum

@@ -64,25 +64,37 @@ var Limits = bound.Limits{Bytes: maxDecompressed, Lines: maxDecompressed, Values
 // *solidarity.Error with code EINVALID naming the file and the line (CSV, TSV) or JSON
 // path where the problem is; nothing partial is ever returned.
 func Parse(name string, r io.Reader, opt Options) (*solidarity.Dataset, error) {
-	br, err := Decompress(name, r)
-	if err != nil {
-		return nil, err
-	}
 	p := &parser{name: name, opt: opt}
-	switch sniff(br) {
-	case formatJSONStat:
-		err = p.parseJSONStat(br)
-	case formatTSV:
-		err = p.parseTSV(bufio.NewReaderSize(bound.CSVReader(name, br, '\t', Limits), 64<<10))
-	case formatSDMXCSV:
-		err = p.parseCSV(bound.CSVReader(name, br, ',', Limits))
-	default:
-		return nil, p.errLine(1, "", "not a Eurostat file: expected SDMX-CSV, SDMX 3.0 CSV, the bulk TSV or JSON-stat")
-	}
-	if err != nil {
+	if err := readFile(p, p, r); err != nil {
 		return nil, err
 	}
 	return p.dataset()
+}
+
+// formatReader reads one dataset's figures from each of Eurostat's formats: parser
+// for the key's datasets, appParser for the asylum applicants.
+type formatReader interface {
+	parseJSONStat(r io.Reader) error
+	parseTSV(r *bufio.Reader) error
+	parseCSV(r io.Reader) error
+}
+
+// readFile detects the format of p's file, gzip included, and hands it to fr, with the
+// CSV and TSV formats read as they stream, within Limits.
+func readFile(p *parser, fr formatReader, r io.Reader) error {
+	br, err := Decompress(p.name, r)
+	if err != nil {
+		return err
+	}
+	switch sniff(br) {
+	case formatJSONStat:
+		return fr.parseJSONStat(br)
+	case formatTSV:
+		return fr.parseTSV(bufio.NewReaderSize(bound.CSVReader(p.name, br, '\t', Limits), 64<<10))
+	case formatSDMXCSV:
+		return fr.parseCSV(bound.CSVReader(p.name, br, ',', Limits))
+	}
+	return p.errLine(1, "", "not a Eurostat file: expected SDMX-CSV, SDMX 3.0 CSV, the bulk TSV or JSON-stat")
 }
 
 // Decompress returns a buffered reader over r, transparently gunzipping it when it
@@ -197,24 +209,31 @@ func datasetByLabel(label string) *dataset {
 }
 
 // datasetByFileName finds a dataset code in a file name such as "nama_10_gdp.tsv.gz"
-// or "estat_demo_pjan_filtered_en.csv". The code must stand alone: demo_pjanbroad is
-// another dataset, not demo_pjan.
+// or "estat_demo_pjan_filtered_en.csv".
 func datasetByFileName(name string) *dataset {
-	base := strings.ToLower(filepath.Base(name))
 	for _, d := range datasets {
-		for i := 0; ; {
-			j := strings.Index(base[i:], d.code)
-			if j < 0 {
-				break
-			}
-			start, end := i+j, i+j+len(d.code)
-			if (start == 0 || !isAlnum(base[start-1])) && (end == len(base) || !isAlnum(base[end])) {
-				return d
-			}
-			i = start + 1
+		if codeInFileName(name, d.code) {
+			return d
 		}
 	}
 	return nil
+}
+
+// codeInFileName reports whether the dataset code (lower case) stands alone in a file
+// name: demo_pjanbroad is another dataset, not demo_pjan.
+func codeInFileName(name, code string) bool {
+	base := strings.ToLower(filepath.Base(name))
+	for i := 0; ; {
+		j := strings.Index(base[i:], code)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(code)
+		if (start == 0 || !isAlnum(base[start-1])) && (end == len(base) || !isAlnum(base[end])) {
+			return true
+		}
+		i = start + 1
+	}
 }
 
 func isAlnum(c byte) bool {
@@ -384,14 +403,36 @@ func (p *parser) errPath(path, format string, args ...any) error {
 	return p.err(loc{path: path}, format, args...)
 }
 
+// checkFlag checks an observation flag, "" when there is none, of the cell at.
+func (p *parser) checkFlag(flag string, at loc) error {
+	if flag != "" && !flagRE.MatchString(flag) {
+		return p.err(at, "observation flag %q is not a Eurostat flag", flag)
+	}
+	return nil
+}
+
+// selectRow tells whether a CSV or TSV row is a Member State's in the selected series
+// (annual when the file has a freq dimension, the dataset's filter); code returns the
+// row's code of a dimension.
+func (p *parser) selectRow(has func(dim string) bool, code func(dim string) string) (solidarity.MemberState, bool) {
+	keep := !has("freq") || code("freq") == "A"
+	for _, f := range p.ds.filter {
+		if code(f.dim) != f.code {
+			keep = false
+		}
+	}
+	state, member := solidarity.ParseMemberState(code("geo"))
+	return state, keep && member
+}
+
 // add checks and keeps one observation of a Member State in the selected series.
 // valueText is the figure as written; "" (or ":" or "NaN") means missing.
 func (p *parser) add(state solidarity.MemberState, time, valueText, flag, vintage, note string, valueLoc, timeLoc loc) error {
 	if !yearRE.MatchString(time) {
 		return p.err(timeLoc, "time period %q is not a year: the key uses annual figures", time)
 	}
-	if flag != "" && !flagRE.MatchString(flag) {
-		return p.err(valueLoc, "observation flag %q is not a Eurostat flag", flag)
+	if err := p.checkFlag(flag, valueLoc); err != nil {
+		return err
 	}
 	o := obs{state: state, time: time, flag: flag, vintage: vintage, note: note, loc: valueLoc}
 	switch valueText {

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,31 +52,19 @@ const maxJSONStat = 512 << 20
 // value and status as sparse objects keyed by that flat index, and leaves a missing
 // value out. Numbers are decoded as text (json.Number) so that figures stay exact.
 func (p *parser) parseJSONStat(r io.Reader) error {
-	p.format = "JSON-stat 2.0"
-	js, err := p.decodeJSONStat(r)
+	doc, err := p.readJSONStat(r)
 	if err != nil {
 		return err
 	}
-	c, err := p.cube(js)
-	if err != nil {
-		return err
-	}
-	values, err := p.cells("$.value", js.Value, c.total, true)
-	if err != nil {
-		return err
-	}
-	status, err := p.cells("$.status", js.Status, c.total, false)
-	if err != nil {
-		return err
-	}
-	if err := p.identify(js, c); err != nil {
+	c, values, status := doc.c, doc.values, doc.status
+	if err := p.identify(doc.js, c); err != nil {
 		return err
 	}
 	geoDim, timeDim, base, err := p.slice(c)
 	if err != nil {
 		return err
 	}
-	timePath := "$.dimension" + jsonKey(c.ids[timeDim]) + ".category.index"
+	timePath := indexPath(c.ids[timeDim])
 	for g, geo := range c.cats[geoDim] {
 		state, member := solidarity.ParseMemberState(geo)
 		if !member {
@@ -82,18 +72,56 @@ func (p *parser) parseJSONStat(r io.Reader) error {
 		}
 		for t, tc := range c.cats[timeDim] {
 			idx := base + int64(g)*c.strides[geoDim] + int64(t)*c.strides[timeDim]
-			v := values.get(idx)
-			flag := status.get(idx)
-			if flag == ":" { // Eurostat's "not available": the absence of the value says it
-				flag = ""
-			}
 			at := loc{path: values.path(idx)}
-			if err := p.add(state, tc, v, flag, js.Updated, "", at, loc{path: timePath + jsonKey(tc)}); err != nil {
+			if err := p.add(state, tc, values.get(idx), status.flag(idx), doc.js.Updated, "", at, loc{path: timePath + jsonKey(tc)}); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// jsonDoc is a JSON-stat dataset as parseJSONStat and appParser.parseJSONStat read it:
+// the document, its shape, and its values and their statuses by flat index.
+type jsonDoc struct {
+	js             *jsonStat
+	c              *jsonCube
+	values, status *cellMap
+}
+
+// readJSONStat decodes a JSON-stat 2.0 dataset and checks its shape, values and
+// statuses.
+func (p *parser) readJSONStat(r io.Reader) (*jsonDoc, error) {
+	p.format = "JSON-stat 2.0"
+	js, err := p.decodeJSONStat(r)
+	if err != nil {
+		return nil, err
+	}
+	c, err := p.cube(js)
+	if err != nil {
+		return nil, err
+	}
+	values, err := p.cells("$.value", js.Value, c.total, true)
+	if err != nil {
+		return nil, err
+	}
+	status, err := p.cells("$.status", js.Status, c.total, false)
+	if err != nil {
+		return nil, err
+	}
+	return &jsonDoc{js: js, c: c, values: values, status: status}, nil
+}
+
+// datasetID returns the dataset code the document's extension names, as written, and
+// its path; "" when it names none.
+func datasetID(js *jsonStat) (id, path string) {
+	switch {
+	case js.Extension.DatasetID != "":
+		return js.Extension.DatasetID, "$.extension.datasetId"
+	case js.Extension.ID != "":
+		return js.Extension.ID, "$.extension.id"
+	}
+	return "", ""
 }
 
 // decodeJSONStat reads and decodes the document, within its bounds, and checks that it
@@ -151,6 +179,56 @@ type jsonCube struct {
 
 func (c *jsonCube) has(dim string) bool { _, ok := c.pos[dim]; return ok }
 
+// place returns the position, among the categories of dimension i, of the cell at flat
+// index idx.
+func (c *jsonCube) place(idx int64, i int) int {
+	return int((idx / c.strides[i]) % int64(len(c.cats[i])))
+}
+
+// timeDim returns the place of the time dimension (time, or TIME_PERIOD in any case;
+// the last when there are several), -1 when there is none.
+func (c *jsonCube) timeDim() int {
+	t := -1
+	for i, id := range c.ids {
+		if isTimeDim(id) {
+			t = i
+		}
+	}
+	return t
+}
+
+// isTimeDim reports whether a dimension id names the time dimension.
+func isTimeDim(id string) bool {
+	return strings.EqualFold(id, "time") || strings.EqualFold(id, "TIME_PERIOD")
+}
+
+// indexPath is the JSON path of a dimension's category index.
+func indexPath(id string) string { return "$.dimension" + jsonKey(id) + ".category.index" }
+
+// fix places each dimension that free does not take on one category: the one want
+// names for it, or else the only one it has (more would read as duplicates). It
+// returns the position of each dimension of want.
+func (p *parser) fix(c *jsonCube, free func(id string) bool, want map[string]string) (map[int]int, error) {
+	fixed := make(map[int]int)
+	for i, id := range c.ids {
+		if free(id) {
+			continue
+		}
+		if code, ok := want[id]; ok {
+			pos := indexOf(c.cats[i], code)
+			if pos < 0 {
+				return nil, p.errPath(indexPath(id), "no category %s: the file does not hold %s=%s", code, id, code)
+			}
+			fixed[i] = pos
+			continue
+		}
+		if len(c.cats[i]) != 1 {
+			return nil, p.errPath(indexPath(id), "%d categories of %s: download a single one", len(c.cats[i]), id)
+		}
+	}
+	return fixed, nil
+}
+
 // cube reads the dimensions: distinct, each with as many categories as its size, and a
 // number of cells that fits an int64.
 func (p *parser) cube(js *jsonStat) (*jsonCube, error) {
@@ -198,28 +276,21 @@ func (p *parser) cube(js *jsonStat) (*jsonCube, error) {
 // identify sets p.ds, the dataset the document holds: the one its extension names, or
 // else the one its label, its file name or its dimensions tell.
 func (p *parser) identify(js *jsonStat, c *jsonCube) error {
-	switch {
-	case js.Extension.DatasetID != "":
-		p.ds = datasetByCode(js.Extension.DatasetID)
-		if p.ds == nil {
-			return p.errPath("$.extension.datasetId", "dataset %s is not one the reference key uses (%s)", js.Extension.DatasetID, knownCodes())
+	if id, path := datasetID(js); id != "" {
+		if p.ds = datasetByCode(id); p.ds == nil {
+			return p.errPath(path, "dataset %s is not one the reference key uses (%s)", id, knownCodes())
 		}
-	case js.Extension.ID != "":
-		p.ds = datasetByCode(js.Extension.ID)
-		if p.ds == nil {
-			return p.errPath("$.extension.id", "dataset %s is not one the reference key uses (%s)", js.Extension.ID, knownCodes())
-		}
-	default:
-		p.ds = datasetByLabel(js.Label)
-		if p.ds == nil {
-			p.ds = datasetByFileName(p.name)
-		}
-		if p.ds == nil {
-			p.ds = datasetByDims(c.has)
-		}
-		if p.ds == nil {
-			return p.errPath("$", "cannot tell which dataset this is: expected %s", knownCodes())
-		}
+		return nil
+	}
+	p.ds = datasetByLabel(js.Label)
+	if p.ds == nil {
+		p.ds = datasetByFileName(p.name)
+	}
+	if p.ds == nil {
+		p.ds = datasetByDims(c.has)
+	}
+	if p.ds == nil {
+		return p.errPath("$", "cannot tell which dataset this is: expected %s", knownCodes())
 	}
 	return nil
 }
@@ -228,8 +299,6 @@ func (p *parser) identify(js *jsonStat, c *jsonCube) error {
 // frequency, or the only one there is. It returns the places of geo and time in the
 // dimensions and the flat index of the fixed categories.
 func (p *parser) slice(c *jsonCube) (geoDim, timeDim int, base int64, err error) {
-	geoDim, timeDim = -1, -1
-	fixed := make([]int64, len(c.ids))
 	want := map[string]string{"freq": "A"}
 	for _, f := range p.ds.filter {
 		want[f.dim] = f.code
@@ -237,35 +306,19 @@ func (p *parser) slice(c *jsonCube) (geoDim, timeDim int, base int64, err error)
 			return 0, 0, 0, p.errPath("$.id", "no %s dimension, needed to select %s=%s of %s", f.dim, f.dim, f.code, p.ds.code)
 		}
 	}
-	for i, id := range c.ids {
-		switch {
-		case id == "geo":
-			geoDim = i
-			continue
-		case strings.EqualFold(id, "time") || strings.EqualFold(id, "TIME_PERIOD"):
-			timeDim = i
-			continue
-		}
-		if code, ok := want[id]; ok {
-			pos := indexOf(c.cats[i], code)
-			if pos < 0 {
-				return 0, 0, 0, p.errPath("$.dimension"+jsonKey(id)+".category.index", "no category %s: the file does not hold %s=%s", code, id, code)
-			}
-			fixed[i] = int64(pos)
-			continue
-		}
-		if len(c.cats[i]) != 1 {
-			return 0, 0, 0, p.errPath("$.dimension"+jsonKey(id)+".category.index", "%d categories of %s: download a single one", len(c.cats[i]), id)
-		}
+	fixed, err := p.fix(c, func(id string) bool { return id == "geo" || isTimeDim(id) }, want)
+	if err != nil {
+		return 0, 0, 0, err
 	}
-	if geoDim < 0 {
+	geoDim, ok := c.pos["geo"]
+	if !ok {
 		return 0, 0, 0, p.errPath("$.id", "no geo dimension")
 	}
-	if timeDim < 0 {
+	if timeDim = c.timeDim(); timeDim < 0 {
 		return 0, 0, 0, p.errPath("$.id", "no time dimension")
 	}
 	for i, pos := range fixed {
-		base += pos * c.strides[i]
+		base += int64(pos) * c.strides[i]
 	}
 	return geoDim, timeDim, base, nil
 }
@@ -372,6 +425,30 @@ func (c *cellMap) get(i int64) string {
 		return c.sparse[i]
 	}
 	return c.all
+}
+
+// flag returns the status of cell i as an observation flag. Eurostat's ":" (not
+// available) is dropped: the absence of the value says it.
+func (c *cellMap) flag(i int64) string {
+	if f := c.get(i); f != ":" {
+		return f
+	}
+	return ""
+}
+
+// written returns, in order, the flat indexes of the cells the file writes: those of a
+// dense array that are not null, every key of a sparse object.
+func (c *cellMap) written() []int64 {
+	if c.dense == nil {
+		return slices.Sorted(maps.Keys(c.sparse))
+	}
+	var idxs []int64
+	for i, v := range c.dense {
+		if v != "" {
+			idxs = append(idxs, int64(i))
+		}
+	}
+	return idxs
 }
 
 func (c *cellMap) path(i int64) string {

@@ -16,100 +16,145 @@ import (
 // With labels=both every header is "id: Label" and every code cell "CODE: Label";
 // both are reduced to the code.
 func (p *parser) parseCSV(r io.Reader) error {
+	var t *csvTable
+	header := func(table *csvTable) error { t = table; return nil }
+	first := func(flow string, r *csvRow) error { return p.detect(flow, t.has, r.at("dataflow")) }
+	return p.readCSV(r, []string{"geo", "TIME_PERIOD", "OBS_VALUE"}, header, first, p.readCSVRow)
+}
+
+// readCSVRow selects a row (annual, the dataset's filter, a Member State) or not, and
+// keeps its figure.
+func (p *parser) readCSVRow(r *csvRow) error {
+	state, ok := p.selectRow(r.t.has, r.code)
+	if !ok {
+		return nil // another series, an aggregate or a non-member
+	}
+	value, _ := r.cell("obs_value")
+	vintage, _ := r.cell("last update")
+	note := ""
+	if c := r.code("conf_status"); c != "" && c != "F" {
+		note = "confidentiality status " + c
+	}
+	return p.add(state, r.code("time_period"), value, r.code("obs_flag"), lastUpdate(vintage), note, r.at("obs_value"), r.at("time_period"))
+}
+
+// csvTable is the header of an SDMX-CSV file: each column's lower-case id mapped to
+// its index, the dataflow column (DATAFLOW in 2.1, STRUCTURE_ID in 3.0) entered as
+// "dataflow" too.
+type csvTable struct {
+	header []string
+	cols   map[string]int
+}
+
+func (t *csvTable) has(col string) bool { _, ok := t.cols[col]; return ok }
+
+// csvRow is one data row of an SDMX-CSV file, as many fields as the header has.
+type csvRow struct {
+	t    *csvTable
+	cr   *csv.Reader
+	rec  []string
+	line int
+}
+
+// cell returns a column's text, trimmed, and false when the file has no such column.
+func (r *csvRow) cell(col string) (string, bool) {
+	i, ok := r.t.cols[col]
+	if !ok {
+		return "", false
+	}
+	return strings.TrimSpace(r.rec[i]), true
+}
+
+// code returns a column's code, the label of a labelled cell cut off, "" when the file
+// has no such column.
+func (r *csvRow) code(col string) string {
+	v, _ := r.cell(col)
+	return codeOf(v)
+}
+
+// at locates a column's field in the row.
+func (r *csvRow) at(col string) loc {
+	l, _ := r.cr.FieldPos(r.t.cols[col])
+	return loc{line: l, field: headerID(r.t.header[r.t.cols[col]])}
+}
+
+// readCSV reads an SDMX-CSV file for parseCSV and appParser.parseCSV. The header must
+// have the columns need (ids, any case); header then checks it. first takes the
+// dataflow the first data row names (every later row must name the same), and row
+// takes each data row.
+func (p *parser) readCSV(r io.Reader, need []string, header func(*csvTable) error, first func(flow string, r *csvRow) error, row func(*csvRow) error) error {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1 // ragged rows get our own error, naming the line
-	header, err := cr.Read()
+	rec, err := cr.Read()
 	if err != nil {
 		return p.csvErr(err, 1)
 	}
-	cols := make(map[string]int) // lower-case column id → index
-	for i, h := range header {
-		id := headerID(h)
-		if id == "" {
-			return p.errLine(1, h, "empty column name in header")
-		}
-		key := strings.ToLower(id)
-		if _, dup := cols[key]; dup {
-			return p.errLine(1, id, "column %s appears twice", id)
-		}
-		cols[key] = i
+	t, err := p.csvHeader(rec, need)
+	if err != nil {
+		return err
 	}
-	flowCol, ok := cols["dataflow"]
-	p.format = "SDMX-CSV 2.1"
-	if !ok {
-		p.format = "SDMX 3.0 CSV"
-		if flowCol, ok = cols["structure_id"]; !ok {
-			return p.errLine(1, "STRUCTURE_ID", "missing column STRUCTURE_ID")
-		}
+	if err := header(t); err != nil {
+		return err
 	}
-	for _, need := range []string{"geo", "TIME_PERIOD", "OBS_VALUE"} {
-		if _, ok := cols[strings.ToLower(need)]; !ok {
-			return p.errLine(1, need, "missing column %s", need)
-		}
-	}
-	has := func(dim string) bool { _, ok := cols[dim]; return ok }
-	cell := func(rec []string, col string) (string, bool) {
-		i, ok := cols[col]
-		if !ok {
-			return "", false
-		}
-		return strings.TrimSpace(rec[i]), true
-	}
-
+	flowCol := t.cols["dataflow"]
 	flow := "" // the dataflow named by the first data row
-	for {
+	for n := 0; ; n++ {
 		rec, err := cr.Read()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
 			return p.csvErr(err, 0)
 		}
 		line, _ := cr.FieldPos(0)
-		if len(rec) != len(header) {
-			return p.errLine(line, "", "row has %d fields, the header has %d", len(rec), len(header))
+		if len(rec) != len(t.header) {
+			return p.errLine(line, "", "row has %d fields, the header has %d", len(rec), len(t.header))
 		}
-		at := func(col string) loc {
-			l, _ := cr.FieldPos(cols[col])
-			return loc{line: l, field: headerID(header[cols[col]])}
-		}
-		if p.ds == nil {
-			flow = strings.TrimSpace(rec[flowCol])
-			if err := p.detect(flow, has, at(strings.ToLower(headerID(header[flowCol])))); err != nil {
+		r := &csvRow{t: t, cr: cr, rec: rec, line: line}
+		if f := strings.TrimSpace(rec[flowCol]); n == 0 {
+			flow = f
+			if err := first(flow, r); err != nil {
 				return err
 			}
-		} else if f := strings.TrimSpace(rec[flowCol]); f != flow {
-			return p.errLine(line, headerID(header[flowCol]), "dataflow %q differs from %q on the first row: one file, one dataset", f, flow)
+		} else if f != flow {
+			return p.errLine(line, headerID(t.header[flowCol]), "dataflow %q differs from %q on the first row: one file, one dataset", f, flow)
 		}
-
-		keep := true
-		if v, ok := cell(rec, "freq"); ok && codeOf(v) != "A" {
-			keep = false
-		}
-		for _, f := range p.ds.filter {
-			v, _ := cell(rec, f.dim)
-			if codeOf(v) != f.code {
-				keep = false
-			}
-		}
-		geo, _ := cell(rec, "geo")
-		state, member := solidarity.ParseMemberState(codeOf(geo))
-		if !keep || !member {
-			continue // another series, an aggregate or a non-member
-		}
-		t, _ := cell(rec, "time_period")
-		value, _ := cell(rec, "obs_value")
-		flag, _ := cell(rec, "obs_flag")
-		vintage, _ := cell(rec, "last update")
-		note := ""
-		if c, _ := cell(rec, "conf_status"); codeOf(c) != "" && codeOf(c) != "F" {
-			note = "confidentiality status " + codeOf(c)
-		}
-		if err := p.add(state, codeOf(t), value, codeOf(flag), lastUpdate(vintage), note, at("obs_value"), at("time_period")); err != nil {
+		if err := row(r); err != nil {
 			return err
 		}
 	}
-	return nil
+}
+
+// csvHeader reads the header: distinct column ids, a dataflow column, which tells
+// SDMX-CSV 2.1 from SDMX 3.0 CSV, and the columns need.
+func (p *parser) csvHeader(header, need []string) (*csvTable, error) {
+	cols := make(map[string]int)
+	for i, h := range header {
+		id := headerID(h)
+		if id == "" {
+			return nil, p.errLine(1, h, "empty column name in header")
+		}
+		key := strings.ToLower(id)
+		if _, dup := cols[key]; dup {
+			return nil, p.errLine(1, id, "column %s appears twice", id)
+		}
+		cols[key] = i
+	}
+	p.format = "SDMX-CSV 2.1"
+	if _, ok := cols["dataflow"]; !ok {
+		p.format = "SDMX 3.0 CSV"
+		i, ok := cols["structure_id"]
+		if !ok {
+			return nil, p.errLine(1, "STRUCTURE_ID", "missing column STRUCTURE_ID")
+		}
+		cols["dataflow"] = i
+	}
+	for _, c := range need {
+		if _, ok := cols[strings.ToLower(c)]; !ok {
+			return nil, p.errLine(1, c, "missing column %s", c)
+		}
+	}
+	return &csvTable{header: header, cols: cols}, nil
 }
 
 // detect finds the dataset from the dataflow cell, else from the file name, else from

@@ -16,6 +16,27 @@ import (
 // Eurostat pads cells with stray spaces. The file names no dataset: it is detected from
 // the file name, else from the dimensions.
 func (p *parser) parseTSV(r *bufio.Reader) error {
+	header := func(h *tsvHead) error {
+		if p.ds = datasetByFileName(p.name); p.ds == nil {
+			p.ds = datasetByDims(h.has)
+		}
+		if p.ds == nil {
+			return p.errLine(1, h.first, "cannot tell which dataset this is: name the file after it (%s)", knownCodes())
+		}
+		for _, f := range p.ds.filter {
+			if !h.has(f.dim) {
+				return p.errLine(1, h.first, "no %s dimension, needed to select %s=%s of %s", f.dim, f.dim, f.code, p.ds.code)
+			}
+		}
+		return nil
+	}
+	return p.readTSV(r, header, p.readTSVRow)
+}
+
+// readTSV reads a bulk TSV file for parseTSV and appParser.parseTSV: header checks the
+// header's dimensions once it is read, and row takes each data row that is not blank,
+// with its cell count and key already checked against the header.
+func (p *parser) readTSV(r *bufio.Reader, header func(*tsvHead) error, row func(*tsvRow) error) error {
 	p.format = "bulk TSV"
 	lr := &tsvLines{p: p, r: r}
 	head, ok, err := lr.next()
@@ -29,16 +50,8 @@ func (p *parser) parseTSV(r *bufio.Reader) error {
 	if err != nil {
 		return err
 	}
-	if p.ds = datasetByFileName(p.name); p.ds == nil {
-		p.ds = datasetByDims(h.has)
-	}
-	if p.ds == nil {
-		return p.errLine(1, h.first, "cannot tell which dataset this is: name the file after it (%s)", knownCodes())
-	}
-	for _, f := range p.ds.filter {
-		if !h.has(f.dim) {
-			return p.errLine(1, h.first, "no %s dimension, needed to select %s=%s of %s", f.dim, f.dim, f.code, p.ds.code)
-		}
+	if err := header(h); err != nil {
+		return err
 	}
 	for {
 		s, ok, err := lr.next()
@@ -46,16 +59,19 @@ func (p *parser) parseTSV(r *bufio.Reader) error {
 			return err
 		}
 		if !ok {
-			break
+			return nil
 		}
 		if strings.TrimSpace(s) == "" {
 			continue
 		}
-		if err := p.tsvRow(h, lr.line, s); err != nil {
+		tr, err := p.splitTSVRow(h, lr.line, s)
+		if err != nil {
+			return err
+		}
+		if err := row(tr); err != nil {
 			return err
 		}
 	}
-	return nil
 }
 
 // tsvLines reads a file line by line, counting the lines.
@@ -88,8 +104,7 @@ type tsvHead struct {
 	cells  int
 	dims   []string
 	dimCol map[string]int // dimension -> its place in a row key
-	geoCol int
-	times  []string // times[j] is the period of column j (j >= 1)
+	times  []string       // times[j] is the period of column j (j >= 1)
 }
 
 func (h *tsvHead) has(dim string) bool { _, ok := h.dimCol[dim]; return ok }
@@ -113,7 +128,7 @@ func (p *parser) tsvHeader(head string) (*tsvHead, error) {
 		}
 		h.dimCol[d] = i
 	}
-	if h.geoCol, ok = h.dimCol["geo"]; !ok {
+	if !h.has("geo") {
 		return nil, p.errLine(1, h.first, "no geo dimension")
 	}
 	h.times = make([]string, len(header))
@@ -132,31 +147,44 @@ func (p *parser) tsvHeader(head string) (*tsvHead, error) {
 	return h, nil
 }
 
-// tsvRow reads one row: its key selects it (annual, the dataset's filter, a Member
-// State) or not, and each of its cells is one period's figure.
-func (p *parser) tsvRow(h *tsvHead, line int, s string) error {
+// tsvRow is one data row of a bulk TSV file: its key, one code a dimension, and its
+// cells, one a period (cells[0] is the key).
+type tsvRow struct {
+	h     *tsvHead
+	line  int
+	key   []string
+	cells []string
+}
+
+// code returns the row's code of a dimension, "" when the file has no such dimension.
+func (r *tsvRow) code(dim string) string {
+	if i, ok := r.h.dimCol[dim]; ok {
+		return strings.TrimSpace(r.key[i])
+	}
+	return ""
+}
+
+// splitTSVRow splits a data row into its key and cells, as many as the header has.
+func (p *parser) splitTSVRow(h *tsvHead, line int, s string) (*tsvRow, error) {
 	cells := strings.Split(s, "\t")
 	if len(cells) != h.cells {
-		return p.errLine(line, "", "row has %d cells, the header has %d", len(cells), h.cells)
+		return nil, p.errLine(line, "", "row has %d cells, the header has %d", len(cells), h.cells)
 	}
 	key := strings.Split(cells[0], ",")
 	if len(key) != len(h.dims) {
-		return p.errLine(line, h.first, "row key %q has %d parts, the header names %d dimensions", cells[0], len(key), len(h.dims))
+		return nil, p.errLine(line, h.first, "row key %q has %d parts, the header names %d dimensions", cells[0], len(key), len(h.dims))
 	}
-	code := func(dim string) string { return strings.TrimSpace(key[h.dimCol[dim]]) }
-	keep := !h.has("freq") || code("freq") == "A"
-	for _, f := range p.ds.filter {
-		if code(f.dim) != f.code {
-			keep = false
-		}
-	}
-	state, member := solidarity.ParseMemberState(strings.TrimSpace(key[h.geoCol]))
-	if !keep || !member {
-		return nil
-	}
-	for j := 1; j < len(cells); j++ {
-		at := loc{line: line, field: h.times[j]}
-		fields := strings.Fields(cells[j])
+	return &tsvRow{h: h, line: line, key: key, cells: cells}, nil
+}
+
+// figures reads each of a row's cells, a figure and an optional flag separated by a
+// space ("494087.6 p", ": c"), and hands it to add with the period of its column,
+// where the cell is and where its period is named.
+func (p *parser) figures(r *tsvRow, add func(time, value, flag string, at, timeAt loc) error) error {
+	for j := 1; j < len(r.cells); j++ {
+		t := r.h.times[j]
+		at := loc{line: r.line, field: t}
+		fields := strings.Fields(r.cells[j])
 		value, flag := "", ""
 		switch len(fields) {
 		case 0:
@@ -165,11 +193,23 @@ func (p *parser) tsvRow(h *tsvHead, line int, s string) error {
 		case 2:
 			value, flag = fields[0], fields[1]
 		default:
-			return p.err(at, "cell %q is not a figure with an optional flag", strings.TrimSpace(cells[j]))
+			return p.err(at, "cell %q is not a figure with an optional flag", strings.TrimSpace(r.cells[j]))
 		}
-		if err := p.add(state, h.times[j], value, flag, "", "", at, loc{line: 1, field: h.times[j]}); err != nil {
+		if err := add(t, value, flag, at, loc{line: 1, field: t}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// readTSVRow selects a row by its key (annual, the dataset's filter, a Member State)
+// or not; each of its cells is one period's figure.
+func (p *parser) readTSVRow(r *tsvRow) error {
+	state, ok := p.selectRow(r.h.has, r.code)
+	if !ok {
+		return nil // another series, an aggregate or a non-member
+	}
+	return p.figures(r, func(time, value, flag string, at, timeAt loc) error {
+		return p.add(state, time, value, flag, "", "", at, timeAt)
+	})
 }

@@ -108,6 +108,19 @@ func open(b *strings.Builder, id, title, desc string, w, h int) {
 	b.WriteString(`<rect width="100%" height="100%" fill="#ffffff"/>`)
 }
 
+// plain is f, or a format of the shortest decimal when f is nil.
+func plain(f Format) Format {
+	if f != nil {
+		return f
+	}
+	return func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+}
+
+// rule draws a line from (x1, y1) to (x2, y2): an axis or a grid line.
+func rule(b *strings.Builder, x1, y1, x2, y2 float64, stroke string) {
+	b.WriteString(`<line x1="` + ff(x1) + `" y1="` + ff(y1) + `" x2="` + ff(x2) + `" y2="` + ff(y2) + `" stroke="` + stroke + `"/>`)
+}
+
 func text(b *strings.Builder, x, y float64, anchor, s string) {
 	b.WriteString(`<text x="` + ff(x) + `" y="` + ff(y) + `" text-anchor="` + anchor + `" font-size="12" fill="#4a4a4a">` + esc(s) + `</text>`)
 }
@@ -118,16 +131,8 @@ func (c Line) SVG() template.HTML {
 	if w <= 0 || h <= 0 {
 		w, h = defaultW, defaultH
 	}
-	f := c.YFormat
-	if f == nil {
-		f = func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-	}
+	f := plain(c.YFormat)
 	xmin, xmax, ymax := c.xRange()
-	for _, b := range c.Bands {
-		for _, p := range b.High {
-			ymax = max(ymax, finite(p.Y))
-		}
-	}
 	top := NiceCeil(ymax)
 	x0, x1, y0 := left, float64(w)-right, float64(h)-bottom
 	if c.Left > 0 {
@@ -141,9 +146,9 @@ func (c Line) SVG() template.HTML {
 
 	var b strings.Builder
 	open(&b, c.ID, c.Title, c.Desc, w, h)
-	b.WriteString(`<line x1="` + ff(x0) + `" y1="` + ff(y0) + `" x2="` + ff(x1) + `" y2="` + ff(y0) + `" stroke="#767676"/>`)
-	b.WriteString(`<line x1="` + ff(x0) + `" y1="` + ff(y0) + `" x2="` + ff(x0) + `" y2="` + ff(y1) + `" stroke="#767676"/>`)
-	b.WriteString(`<line x1="` + ff(x0) + `" y1="` + ff(y1) + `" x2="` + ff(x1) + `" y2="` + ff(y1) + `" stroke="#e0e0e0"/>`)
+	rule(&b, x0, y0, x1, y0, "#767676")
+	rule(&b, x0, y0, x0, y1, "#767676")
+	rule(&b, x0, y1, x1, y1, "#e0e0e0")
 	text(&b, x0-6, y0+4, "end", f(0))
 	text(&b, x0-6, y1+4, "end", f(top))
 	text(&b, x0, float64(h)-14, "start", c.XLabels[0])
@@ -183,11 +188,7 @@ func (c Line) SVG() template.HTML {
 			}
 			d.WriteString(ff(px(p.X)) + " " + ff(py(p.Y)))
 		}
-		dash := ""
-		if s.Dashed {
-			dash = ` stroke-dasharray="6 4"`
-		}
-		b.WriteString(`<path class="series s` + strconv.Itoa(i) + `" d="` + d.String() + `" fill="none" stroke="` + esc(s.Colour) + `" stroke-width="2"` + dash + `/>`)
+		b.WriteString(`<path class="series s` + strconv.Itoa(i) + `" d="` + d.String() + `" fill="none" stroke="` + esc(s.Colour) + `" stroke-width="2"` + s.dash() + `/>`)
 		last := s.Points[len(s.Points)-1]
 		r := 3.0
 		if len(s.Points) == 1 {
@@ -208,13 +209,13 @@ func (c Line) SVG() template.HTML {
 }
 
 // xRange is the chart's x range (XMin to XMax, or the points' when they are equal)
-// and the largest y of its series.
+// and the largest y of its series and of its bands' tops.
 func (c Line) xRange() (xmin, xmax, ymax float64) {
 	xmin, xmax = finite(c.XMin), finite(c.XMax)
 	if xmin >= xmax {
 		first := true
-		for _, s := range c.Series {
-			for _, p := range s.Points {
+		span := func(ps []Point) {
+			for _, p := range ps {
 				x := finite(p.X)
 				if first || x < xmin {
 					xmin = x
@@ -225,17 +226,12 @@ func (c Line) xRange() (xmin, xmax, ymax float64) {
 				first = false
 			}
 		}
+		for _, s := range c.Series {
+			span(s.Points)
+		}
 		for _, b := range c.Bands {
-			for _, p := range append(b.Low[:len(b.Low):len(b.Low)], b.High...) {
-				x := finite(p.X)
-				if first || x < xmin {
-					xmin = x
-				}
-				if first || x > xmax {
-					xmax = x
-				}
-				first = false
-			}
+			span(b.Low)
+			span(b.High)
 		}
 	}
 	if xmax <= xmin {
@@ -246,7 +242,20 @@ func (c Line) xRange() (xmin, xmax, ymax float64) {
 			ymax = max(ymax, finite(p.Y))
 		}
 	}
+	for _, b := range c.Bands {
+		for _, p := range b.High {
+			ymax = max(ymax, finite(p.Y))
+		}
+	}
 	return xmin, xmax, ymax
+}
+
+// dash is the stroke attribute of a dashed series, "" for a solid one.
+func (s Series) dash() string {
+	if s.Dashed {
+		return ` stroke-dasharray="6 4"`
+	}
+	return ""
 }
 
 // dot draws a point of s: a circle of radius r, or a square of side 2r.
@@ -292,14 +301,10 @@ func (c Line) legend(x0, x1 float64) lineLegend {
 func (l lineLegend) draw(b *strings.Builder, c Line) {
 	for i, s := range c.Series {
 		lx, ly := l.at[i][0], l.at[i][1]
-		dash := ""
-		if s.Dashed {
-			dash = ` stroke-dasharray="6 4"`
-		}
 		if len(s.Points) == 1 {
 			dot(b, "key s"+strconv.Itoa(i), lx+12, ly-4, 5, s)
 		} else {
-			b.WriteString(`<line class="key s` + strconv.Itoa(i) + `" x1="` + ff(lx) + `" y1="` + ff(ly-4) + `" x2="` + ff(lx+24) + `" y2="` + ff(ly-4) + `" stroke="` + esc(s.Colour) + `" stroke-width="2"` + dash + `/>`)
+			b.WriteString(`<line class="key s` + strconv.Itoa(i) + `" x1="` + ff(lx) + `" y1="` + ff(ly-4) + `" x2="` + ff(lx+24) + `" y2="` + ff(ly-4) + `" stroke="` + esc(s.Colour) + `" stroke-width="2"` + s.dash() + `/>`)
 		}
 		text(b, lx+30, ly, "start", s.Label)
 	}
@@ -342,28 +347,9 @@ var patterns = []string{"", `<path d="M0 6L6 0" stroke="#000" stroke-opacity=".4
 
 // SVG draws the chart.
 func (c Stacked) SVG() template.HTML {
-	w := c.Width
-	if w <= 0 {
-		w = defaultW
-	}
-	const rowH, barH, legendH = 22.0, 14.0, 22.0
-	lft := 46.0
-	x1 := float64(w) - right
-	// The legend's columns: three, fewer when the longest name (in a language that
-	// says it longer) would run into the next column's swatch.
-	cols := 3
-	longest := 0
-	for _, k := range c.Keys {
-		longest = max(longest, utf8.RuneCountInString(k))
-	}
-	for cols > 1 && 22+float64(longest)*charW > (x1-lft)/float64(cols) {
-		cols--
-	}
-	h := int(topM + legendH*float64((len(c.Keys)+cols-1)/cols) + rowH*float64(max(len(c.Bars), 1)) + bottom)
-	f := c.Format
-	if f == nil {
-		f = func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-	}
+	const rowH, barH = 22.0, 14.0
+	fr, w := newBarFrame(c.ID, c.Keys, c.Colours, c.Width, c.Format, 3)
+	h := fr.height(rowH, len(c.Bars))
 	total := 0.0
 	for _, br := range c.Bars {
 		t := 0.0
@@ -373,50 +359,24 @@ func (c Stacked) SVG() template.HTML {
 		total = max(total, t)
 	}
 	top := NiceCeil(total)
-	px := func(v float64) float64 { return max(finite(v), 0) / top * (x1 - lft) }
 
 	var b strings.Builder
-	open(&b, c.ID, c.Title, c.Desc, w, h)
-	b.WriteString(`<defs>`)
-	for i := range c.Keys {
-		b.WriteString(`<pattern id="` + esc(c.ID) + `-k` + strconv.Itoa(i) + `" width="6" height="6" patternUnits="userSpaceOnUse">`)
-		b.WriteString(`<rect width="6" height="6" fill="` + esc(colour(c.Colours, i)) + `"/>` + patterns[i%len(patterns)] + `</pattern>`)
-	}
-	b.WriteString(`</defs>`)
-	// The legend: swatch (colour and pattern) and name of each key.
-	y := topM
-	for i, k := range c.Keys {
-		x := lft + float64(i%cols)*(x1-lft)/float64(cols)
-		if i > 0 && i%cols == 0 {
-			y += legendH
-		}
-		b.WriteString(`<rect x="` + ff(x) + `" y="` + ff(y-10) + `" width="14" height="12" fill="url(#` + esc(c.ID) + `-k` + strconv.Itoa(i) + `)" stroke="#555"/>`)
-		text(&b, x+18, y, "start", k)
-	}
-	y += legendH
+	y := fr.head(&b, c.Title, c.Desc, w, h)
 	for _, br := range c.Bars {
-		text(&b, lft-6, y+barH-3, "end", br.Label)
-		x := lft
+		text(&b, fr.lft-6, y+barH-3, "end", br.Label)
+		x := fr.lft
 		for i, s := range br.Segments {
-			wd := px(s.Value)
+			wd := fr.px(s.Value, top)
 			if wd <= 0 {
 				continue
 			}
-			b.WriteString(`<rect x="` + ff(x) + `" y="` + ff(y) + `" width="` + ff(wd) + `" height="` + ff(barH) + `" fill="url(#` + esc(c.ID) + `-k` + strconv.Itoa(i) + `)" stroke="#ffffff" stroke-width=".5"><title>` +
-				esc(br.Label+" — "+s.Label+": "+f(s.Value)) + `</title></rect>`)
+			b.WriteString(`<rect x="` + ff(x) + `" y="` + ff(y) + `" width="` + ff(wd) + `" height="` + ff(barH) + `" fill="` + fr.fill(i) + `" stroke="#ffffff" stroke-width=".5"><title>` +
+				esc(br.Label+" — "+s.Label+": "+fr.f(s.Value)) + `</title></rect>`)
 			x += wd
 		}
 		y += rowH
 	}
-	if len(c.Bars) == 0 && c.EmptyText != "" {
-		text(&b, (lft+x1)/2, y+barH-3, "middle", c.EmptyText)
-		y += rowH
-	}
-	b.WriteString(`<line x1="` + ff(lft) + `" y1="` + ff(y) + `" x2="` + ff(x1) + `" y2="` + ff(y) + `" stroke="#767676"/>`)
-	text(&b, lft, y+16, "start", f(0))
-	text(&b, x1, y+16, "end", f(top))
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String()) // every text above is escaped
+	return fr.foot(&b, y, top, noBars(len(c.Bars), c.EmptyText), rowH, barH-3)
 }
 
 func colour(cs []string, i int) string {
