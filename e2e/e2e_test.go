@@ -45,13 +45,21 @@ const timeout = 2 * time.Minute
 
 func TestDashboardInBrowser(t *testing.T) {
 	node := prerequisites(t)
+	ts := publicServer(t)
+	runNode(t, node, "dashboard.test.mjs", "SOLIDARITY_URL="+ts.URL)
+}
+
+// publicServer serves the shipped data without a store: the public's pages (the
+// dashboard, the What-if page). It is closed when the test ends.
+func publicServer(t *testing.T) *httptest.Server {
+	t.Helper()
 	srv, err := web.New(&catalog.Catalog{}, serverLog(t), 2026)
 	if err != nil {
 		t.Fatalf("web.New: %v", err)
 	}
 	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	runNode(t, node, "dashboard.test.mjs", "SOLIDARITY_URL="+ts.URL)
+	t.Cleanup(ts.Close)
+	return ts
 }
 
 // TestLedgerInBrowser serves the real handler with a ledger on a fresh SQLite

@@ -1,12 +1,6 @@
 package e2e_test
 
-import (
-	"net/http/httptest"
-	"testing"
-
-	"solidarity/internal/catalog"
-	"solidarity/internal/web"
-)
+import "testing"
 
 // TestWhatIfInBrowser: the What-if page as the public meets it, on the shipped
 // scenarios (e2e/whatif.test.mjs): four states switched from relocation to payment,
@@ -15,11 +9,6 @@ import (
 // out of bounds.
 func TestWhatIfInBrowser(t *testing.T) {
 	node := prerequisites(t)
-	srv, err := web.New(&catalog.Catalog{}, serverLog(t), 2026)
-	if err != nil {
-		t.Fatalf("web.New: %v", err)
-	}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
+	ts := publicServer(t)
 	runNode(t, node, "whatif.test.mjs", "SOLIDARITY_URL="+ts.URL, "SOLIDARITY_TMP="+t.TempDir())
 }
