@@ -31,6 +31,10 @@ type State struct {
 
 	used       [][]int64
 	unbalanced int // batches placed unbalanced: the floors could not be met
+	// fixed, when > 0, is the future's size and pool what it is drawn from
+	// (BatchPotentials: outside a replay).
+	fixed int
+	pool  []match.Family
 	cfg        *Config
 	rng        *rand.Rand
 }
@@ -115,6 +119,20 @@ func (st *State) commit(batch, place []int) error {
 // history. Nothing of the batches to come is used: the replay cannot leak.
 func (st *State) futures(k int) [][]match.Family {
 	y := st.Year
+	if st.fixed > 0 {
+		if len(st.pool) == 0 || k <= 0 {
+			return nil
+		}
+		out := make([][]match.Family, k)
+		for s := range out {
+			out[s] = make([]match.Family, st.fixed)
+			for i := range out[s] {
+				out[s][i] = st.pool[st.rng.IntN(len(st.pool))]
+				out[s][i].Must = false
+			}
+		}
+		return out
+	}
 	left := y.Batches - st.Batch - 1
 	pool := len(st.Past) + len(y.History)
 	if left <= 0 || pool == 0 || k <= 0 {
