@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"solidarity"
 )
@@ -34,6 +35,14 @@ type GenConfig struct {
 	Balance *float64
 	// Must is the fraction of families that must be placed [0].
 	Must float64
+	// Weeks, when > 0, gives each family an arrival date in a year of that many
+	// weeks from Start, for a replay (match/online): the weeks drawn uniformly, the
+	// day within the week too, from a random source of their own (the rest of the
+	// problem is the same with or without dates).
+	Weeks int
+	// Start is the first day of the year of arrivals [2026-06-12, the day the Pact's
+	// regulations apply].
+	Start time.Time
 }
 
 func (c GenConfig) withDefaults() GenConfig {
@@ -105,7 +114,24 @@ func Generate(seed uint64, cfg GenConfig) *Problem {
 	g.places()
 	g.pairs()
 	g.ceilings()
+	g.arrivals(seed)
 	return g.pr
+}
+
+// arrivals dates the families (GenConfig.Weeks).
+func (g *generator) arrivals(seed uint64) {
+	if g.cfg.Weeks <= 0 {
+		return
+	}
+	start := g.cfg.Start
+	if start.IsZero() {
+		start = time.Date(2026, 6, 12, 0, 0, 0, 0, time.UTC)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x61727269766c))
+	for i := range g.pr.Families {
+		day := 7*rng.IntN(g.cfg.Weeks) + rng.IntN(7)
+		g.pr.Families[i].Arrival = start.AddDate(0, 0, day).Format(time.DateOnly)
+	}
 }
 
 // generator is the state of a Generate.

@@ -317,6 +317,12 @@ func (pr *Problem) WriteJSON(w io.Writer) error {
 			}
 			return field("balance", pr.Balance, false)
 		}(),
+		func() error {
+			if len(pr.Revisions) == 0 {
+				return nil
+			}
+			return list("revisions", len(pr.Revisions), func(i int) any { return pr.Revisions[i] }, false)
+		}(),
 		list("pairs", len(pr.Pairs), func(i int) any { return pr.Pairs[i] }, true),
 	)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"solidarity/match/internal/solver"
+	"solidarity/match/internal/solver/bnb"
 	"solidarity/match/internal/solver/lagrange"
 )
 
@@ -36,8 +37,11 @@ func (pp *PlacePrices) Reduced(score float64, need []int64, pl int) float64 {
 
 // DualPrices solves the Lagrangian dual of m's capacity, group and minimum rows
 // (equal to its LP relaxation) and returns the prices, without an assignment.
-// ctx stops it early with the prices reached so far.
-func DualPrices(ctx context.Context, m *Model) (*PlacePrices, error) {
+// steps bounds the smoothing levels, each 20 L-BFGS iterations at a smoothing
+// 0.4 times the last's (0: a full solve's schedule, 12): 4 gives the same
+// potentials' placements on HIAS FY2017 at 0.4 of the time. ctx stops it early
+// with the prices reached so far.
+func DualPrices(ctx context.Context, m *Model, steps int) (*PlacePrices, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -48,11 +52,51 @@ func DualPrices(ctx context.Context, m *Model) (*PlacePrices, error) {
 	if err != nil {
 		return nil, err
 	}
-	pi, bound := lagrange.DualPrices(ctx, p)
-	pp := &PlacePrices{Dims: m.Dims, Price: make([][]float64, len(m.Places)), Bound: bound}
 	d1 := m.Dims + 1
+	pp := &PlacePrices{Dims: m.Dims, Price: make([][]float64, len(m.Places))}
+	pi, bound, moved := lagrange.DualPrices(ctx, p, steps)
+	if !moved && p.K0 > 0 && p.K <= solver.MaxLPRows {
+		return lpPrices(m, p, pp)
+	}
+	pp.Bound = bound
 	for pl := range m.Places {
 		pp.Price[pl] = pi[pl*d1 : (pl+1)*d1 : (pl+1)*d1]
 	}
 	return pp, nil
+}
+
+// lpDualIters bounds the simplex iterations of DualPrices' LP.
+const lpDualIters = 100_000
+
+// lpPrices are the prices from the LP relaxation itself, where the smoothed dual
+// stalled (lagrange.DualPrices).
+func lpPrices(m *Model, p *solver.Prob, pp *PlacePrices) (*PlacePrices, error) {
+	d1 := m.Dims + 1
+	p.BuildCoefs()
+	if price, bound, ok := bnb.LPDuals(p, lpDualIters); ok {
+		for pl := range pp.Price {
+			pp.Price[pl] = make([]float64, d1)
+		}
+		for k, x := range price {
+			d := int(p.RowDim[k])
+			if d < 0 {
+				d = m.Dims
+			}
+			var pls []int
+			switch p.RowKind[k] {
+			case solver.RowPlace:
+				pls = []int{int(p.RowRef[k])}
+			case solver.RowGroup:
+				pls = m.Groups[p.RowRef[k]].Places
+			case solver.RowMin:
+				pls = m.Mins[p.RowRef[k]].Places
+			}
+			for _, pl := range pls {
+				pp.Price[pl][d] += x
+			}
+		}
+		pp.Bound = bound
+		return pp, nil
+	}
+	return nil, fmt.Errorf("match: the LP relaxation took more than %d iterations", lpDualIters)
 }

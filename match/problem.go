@@ -25,7 +25,17 @@ type Problem struct {
 	Places      []PlaceEntry  `json:"places"`
 	Groups      []GroupEntry  `json:"groups,omitempty"`
 	Balance     *Balance      `json:"balance,omitempty"`
-	Pairs       []Pair        `json:"pairs"`
+	// Revisions change places' capacities during the year (a new pledge), for a
+	// replay (match/online); a solve uses the capacities of Places.
+	Revisions []Revision `json:"revisions,omitempty"`
+	Pairs     []Pair     `json:"pairs"`
+}
+
+// Revision sets a place's capacity from a date on (YYYY-MM-DD).
+type Revision struct {
+	Place    string  `json:"place"`
+	From     string  `json:"from"`
+	Capacity []int64 `json:"capacity"`
 }
 
 // Weights weigh the score components: score = links·Links + preference·Preference +
@@ -57,6 +67,9 @@ type FamilyEntry struct {
 	Pinned string `json:"pinned,omitempty"`
 	// Forbidden names places the family may not go to, whatever the pairs say.
 	Forbidden []string `json:"forbidden,omitempty"`
+	// Arrival is the date the family arrives (YYYY-MM-DD), for a replay of the
+	// year batch by batch (match/online); a solve ignores it.
+	Arrival string `json:"arrival,omitempty"`
 }
 
 // PlaceEntry is one place (a locality, or a whole Member State) of a problem file.

@@ -21,7 +21,9 @@ const matchHelp = `Usage: solidarity match FILE [--time-limit 10s] [--gap G] [--
        solidarity match --hias DIR --model A|B [--time-limit 10s] [--format table|json]
        solidarity match export [--format lp|mps] [--out FILE] (FILE | --hias DIR --model A|B)
        solidarity match generate [--seed N] [--families 12000] [--localities 40] [--dims 3]
-                                 [--groups] [--balance TOL] [--must FRACTION] [--out FILE]
+                                 [--groups] [--balance TOL] [--must FRACTION] [--weeks N] [--out FILE]
+       solidarity match replay (FILE | --hias DIR --model A|B) [--method …] [--batch 7d] [--seeds 20]
+       solidarity match prefs (FILE | --hias DIR --model A|B) [--mechanism mttc,tmda] [--draws 100]
 
 Places families in localities: maximises the total score of the placements under the
 places' capacities, the groups' ceilings and the balance minimums (docs/match-problem.md).
@@ -36,7 +38,12 @@ places' capacities, the groups' ceilings and the balance minimums (docs/match-pr
                   in CPLEX LP (maximise) or free MPS (minimise the negated score).
   generate        write a synthetic EU-scale problem: families drawn like relocation
                   cohorts, the 26 Part IV states' localities with places by the Art. 66
-                  reference key (shipped population and GDP data).
+                  reference key (shipped population and GDP data); --weeks N gives each
+                  family an arrival date in a year of N weeks, for replay.
+  replay          place a year batch by batch, each method against the proven hindsight
+                  optimum (solidarity match replay --help).
+  prefs           the preference mechanisms MTTC and TMDA with their metrics
+                  (solidarity match prefs --help).
 
 Exit status: 0 solved (optimal or feasible), 2 a bad file or flag (the file, line and
 JSON path are named) or an infeasible problem (the constraint is named), 1 internal error.
@@ -49,6 +56,10 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return runMatchExport(args[1:], stdout, stderr)
 		case "generate":
 			return runMatchGenerate(args[1:], stdout, stderr)
+		case "replay":
+			return runMatchReplay(ctx, args[1:], stdout, stderr)
+		case "prefs":
+			return runMatchPrefs(ctx, args[1:], stdout, stderr)
 		}
 	}
 	fs := newFlags("match", matchHelp, stdout, stderr)
@@ -271,6 +282,7 @@ func runMatchGenerate(args []string, stdout, stderr io.Writer) error {
 	groups := fs.Bool("groups", false, "a national ceiling per state (90% of its localities' places)")
 	balance := fs.Float64("balance", -1, "add a balance section with this `tolerance` (0…1) and the states' places as pledges")
 	must := fs.Float64("must", 0, "`fraction` of families that must be placed")
+	weeks := fs.Int("weeks", 0, "give each family an arrival date in a year of this many `weeks` (0: none), for match replay")
 	out := fs.String("out", "", "write to `file` (default: standard output)")
 	dataDir := fs.String("data-dir", defaultDataDir(), "`directory` of imported datasets")
 	if err := parse(fs, args, false); err != nil {
@@ -287,13 +299,15 @@ func runMatchGenerate(args []string, stdout, stderr io.Writer) error {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--balance", Message: "the tolerance is at most 1"}
 	case *must < 0 || *must > 1:
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--must", Message: "want a fraction 0…1"}
+	case *weeks < 0 || *weeks > 520:
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--weeks", Message: "want 0 to 520 weeks"}
 	}
 	cat := &catalog.Files{DataDir: *dataDir}
 	k, _, _, err := cat.Key(catalog.KeyRequest{})
 	if err != nil {
 		return err
 	}
-	cfg := match.GenConfig{Families: *families, Localities: *localities, Dims: *dims, Groups: *groups, Must: *must,
+	cfg := match.GenConfig{Families: *families, Localities: *localities, Dims: *dims, Groups: *groups, Must: *must, Weeks: *weeks,
 		Key: map[solidarity.MemberState]float64{}}
 	for _, s := range k.Shares {
 		cfg.States = append(cfg.States, s.State)

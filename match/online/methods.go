@@ -29,6 +29,9 @@ type Config struct {
 	// hard row per state; a batch where it cannot be met is placed unbalanced and
 	// counted).
 	Balance bool
+	// DualSteps bounds the smoothing levels of each future's prices
+	// (match.DualPrices).
+	DualSteps int
 	// Eps is the bonus per person of placing a family at all, which keeps a family
 	// whose reduced score is about zero from being left out (Ahani et al.'s code:
 	// 1e-4).
@@ -38,7 +41,7 @@ type Config struct {
 // DefaultConfig is the configuration Replay uses when given nil.
 func DefaultConfig() *Config {
 	return &Config{Samples: 20, PlanSamples: 4, BatchTimeLimit: 2 * time.Second, PlanTimeLimit: 3 * time.Second,
-		HindsightTimeLimit: 60 * time.Second, Gap: 1e-6, Eps: 1e-4}
+		HindsightTimeLimit: 60 * time.Second, Gap: 1e-6, Eps: 1e-4, DualSteps: 4}
 }
 
 // A Method places one batch: for each family of batch (indices into the year's
@@ -126,7 +129,10 @@ func (Discord) Place(ctx context.Context, st *State, batch []int) ([]int, *Detai
 		votes[i] = map[int]int{}
 	}
 	pp, each, err := st.potentials(ctx, batch)
-	if err != nil {
+	if err != nil || len(each) == 0 {
+		if err == nil { // nothing to learn from yet: the batch's own optimum
+			return Greedy{}.Place(ctx, st, batch)
+		}
 		return nil, nil, err
 	}
 	for _, tp := range each {
@@ -149,7 +155,7 @@ func (Discord) Place(ctx context.Context, st *State, batch []int) ([]int, *Detai
 	// Ties by score: all of the batch's scores together weigh less than one vote.
 	tie := 0.5 / (scale * float64(len(batch)+1))
 	p, err := st.solveBatch(ctx, batch, func(i int, a match.Arc) float64 {
-		return float64(votes[i][a.Place]-votes[i][-1]) + tie*a.Score + 0.25/float64(len(batch)+1)
+		return float64(votes[i][a.Place]-votes[i][-1]) + tie*a.Score
 	})
 	return p, &Detail{Potentials: pp}, err
 }
@@ -169,8 +175,8 @@ func (Exact) Place(ctx context.Context, st *State, batch []int) ([]int, *Detail,
 	m := st.Year.Model
 	pp, each, err := st.potentials(ctx, batch)
 	if err != nil || len(each) == 0 {
-		if err == nil {
-			return Potentials{}.Place(ctx, st, batch)
+		if err == nil { // nothing to learn from yet: the batch's own optimum
+			return Greedy{}.Place(ctx, st, batch)
 		}
 		return nil, nil, err
 	}
@@ -192,16 +198,15 @@ func (Exact) Place(ctx context.Context, st *State, batch []int) ([]int, *Detail,
 		}
 	}
 	scale := 1e-12
-	for i, f := range batch {
+	for _, f := range batch {
 		for _, a := range m.Families[f].Arcs {
 			scale = max(scale, math.Abs(pp.Reduced(a.Score, m.Families[f].Need, a.Place)))
 		}
-		_ = i
 	}
 	tie := 0.5 / (scale * float64(len(batch)+1))
 	p, err := st.solveBatch(ctx, batch, func(i int, a match.Arc) float64 {
 		need := m.Families[batch[i]].Need
-		return float64(votes[i][a.Place]-votes[i][-1]) + tie*pp.Reduced(a.Score, need, a.Place) + 0.25/float64(len(batch)+1)
+		return float64(votes[i][a.Place]-votes[i][-1]) + tie*pp.Reduced(a.Score, need, a.Place)
 	})
 	return p, &Detail{Potentials: pp}, err
 }
@@ -231,7 +236,7 @@ func (st *State) potentials(ctx context.Context, batch []int) (*match.PlacePrice
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			each[s], errs[s] = match.DualPrices(ctx, sub)
+			each[s], errs[s] = match.DualPrices(ctx, sub, st.cfg.DualSteps)
 		})
 	}
 	wg.Wait()

@@ -35,8 +35,8 @@ type State struct {
 	// (BatchPotentials: outside a replay).
 	fixed int
 	pool  []match.Family
-	cfg        *Config
-	rng        *rand.Rand
+	cfg   *Config
+	rng   *rand.Rand
 }
 
 func newState(y *Year, cfg *Config, seed uint64) *State {

@@ -219,11 +219,19 @@ func (y *Year) Hindsight() (*match.Model, func(place []int) []int) {
 // batches of as equal sizes as can be: the replay of a year whose arrival dates
 // are not known (HIAS FY2017's cases), one order per seed.
 func Shuffled(m *match.Model, batches int, seed uint64) *Year {
-	n := len(m.Families)
+	return (&Year{Model: m}).Shuffled(batches, seed)
+}
+
+// Shuffled is a copy of y with its families in a random order (seeded), in
+// batches of as equal sizes as can be; its revisions are dropped (they are dated
+// in batches of another order).
+func (y *Year) Shuffled(batches int, seed uint64) *Year {
+	n := len(y.Model.Families)
 	order := rand.New(rand.NewPCG(seed, 0x73687566)).Perm(n)
-	y := &Year{Model: m, Batch: make([]int, n), Batches: batches}
+	c := *y
+	c.Batch, c.Batches, c.Revisions = make([]int, n), batches, nil
 	for pos, f := range order {
-		y.Batch[f] = pos * batches / max(1, n)
+		c.Batch[f] = pos * batches / max(1, n)
 	}
-	return y
+	return &c
 }

@@ -16,8 +16,16 @@ import (
 // so each family's subproblem is a choice of one arc: integral, and L's minimum is
 // the LP relaxation's optimum (Geoffrion 1974). These are the prices the online
 // potentials method (Ahani et al. 2024) averages over sampled futures; no assignment
-// is built, which is most of a full solve's time.
-func DualPrices(ctx context.Context, p *solver.Prob) (pi []float64, bound float64) {
+// is built, which is most of a full solve's time. steps bounds the smoothing
+// levels (0: a full solve's schedule). moved is false when the smoothing did
+// not lower the bound below its value at λ = 0: on a small model whose families
+// all sit on one arc the smoothed dual has no curvature at 0 and the steps go
+// nowhere, so it starts again with a wider smoothing, twice; then the caller
+// solves the LP (bnb.LPDuals).
+func DualPrices(ctx context.Context, p *solver.Prob, steps int) (pi []float64, bound float64, moved bool) {
+	if steps <= 0 {
+		steps = maxSteps
+	}
 	s := &search{ctx: ctx, p: p, u: newDual(p), bound: math.Inf(1), kbound: math.Inf(1)}
 	s.u.keepMemory = true
 	s.u.stop = s.stopped
@@ -27,14 +35,42 @@ func DualPrices(ctx context.Context, p *solver.Prob) (pi []float64, bound float6
 	}
 	u := s.u
 	if p.K0 == 0 {
-		return slices.Clone(u.pi), u.full(math.Inf(1), 0, math.MaxInt32)
+		return slices.Clone(u.pi), u.full(math.Inf(1), 0, math.MaxInt32), true
 	}
-	s.tau = tauStart * s.scale
+	// A first smoothing wider by retryWiden each time the last did not move.
+	var first float64
+	for try := range dualTries {
+		clear(u.lam)
+		u.bf.Reset()
+		s.bound, s.bestLam = math.Inf(1), nil
+		first = s.schedule(steps, tauStart*s.scale*math.Pow(retryWiden, float64(try)))
+		if s.bound < first-1e-9*math.Max(1, math.Abs(first)) || s.stopped() {
+			break
+		}
+	}
+	u.setPi(s.bestLam)
+	return slices.Clone(u.pi), s.bound, s.bound < first-1e-9*math.Max(1, math.Abs(first))
+}
+
+// Retries of DualPrices' schedule, each with a first smoothing retryWiden
+// times wider.
+const (
+	dualTries  = 3
+	retryWiden = 16.0
+)
+
+// schedule runs the dual's smoothing levels from tau, at most steps, and
+// returns the bound at the first pass (λ as given).
+func (s *search) schedule(steps int, tau float64) (first float64) {
+	u, p := s.u, s.p
+	s.tau = tau
 	prev := math.Inf(1)
 	for step := 0; ; step++ {
-		s.pass(step < allArcSteps)
-		if s.stopped() || step == maxSteps || (step > 1 && prev-s.bound <= dualStop*math.Max(1, math.Abs(s.bound))) {
-			break
+		if L := s.pass(step < allArcSteps); step == 0 {
+			first = L
+		}
+		if s.stopped() || step == steps || (step > 1 && prev-s.bound <= dualStop*math.Max(1, math.Abs(s.bound))) {
+			return first
 		}
 		prev = s.bound
 		its := levelIters
@@ -49,6 +85,4 @@ func DualPrices(ctx context.Context, p *solver.Prob) (pi []float64, bound float6
 		s.iters += u.smoothOpt(s.tau, its)
 		s.tau *= tauFactor
 	}
-	u.setPi(s.bestLam)
-	return slices.Clone(u.pi), s.bound
 }
