@@ -220,13 +220,20 @@ func writeReplayTable(w io.Writer, rep *online.Report) {
 	fmt.Fprintf(w, "hindsight optimum: %s, value %s, bound %s, gap %.2g, %d placed, %v\n\n",
 		h.Status, fmtScore(h.Value), fmtScore(h.Bound), h.Gap, h.Placed, h.Elapsed.Round(time.Millisecond))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "method\tmean ratio\tworst\tvs bound\tmean value\tmax deviation\ttime\t")
+	fmt.Fprintln(tw, "method\tmean ratio\tworst\tvs bound\tmean value\tbelow share\tabove share\ttime\t")
 	for _, m := range rep.Methods {
-		fmt.Fprintf(tw, "%s\t%.2f %%\t%.2f %%\t%.2f %%\t%s\t%.2f\t%v\t\n", m.Name, 100*m.MeanRatio, 100*m.MinRatio,
-			100*m.BoundRatio, fmtScore(m.MeanValue), m.MaxDeviation, m.Elapsed.Round(time.Millisecond))
+		fmt.Fprintf(tw, "%s\t%.2f %%\t%.2f %%\t%.2f %%\t%s\t%.2f\t%.2f\t%v\t\n", m.Name, 100*m.MeanRatio, 100*m.MinRatio,
+			100*m.BoundRatio, fmtScore(m.MeanValue), m.MaxBelow, m.MaxAbove, m.Elapsed.Round(time.Millisecond))
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\nratio: a method's value over the hindsight optimum's; deviation: a state's intake from its pro-rata share, in families of the largest size")
+	for _, m := range rep.Methods {
+		if m.FreeRatio > 0 {
+			fmt.Fprintf(w, "balance costs %s %.2f points (%.2f %% unbalanced); batches with the floors only: %d, unbalanced: %d\n",
+				m.Name, 100*(m.FreeRatio-m.MeanRatio), 100*m.FreeRatio, m.FloorsOnly, m.Unbalanced)
+		}
+	}
+	fmt.Fprintln(w, "\nratio: a method's value over the hindsight optimum's; below/above share: the largest distance of a state's")
+	fmt.Fprintln(w, "intake from its pro-rata share of what was placed, at any batch, in families of the largest size")
 }
 
 func slicesSortArcs(as []match.Arc) {

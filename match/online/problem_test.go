@@ -124,9 +124,9 @@ func TestBatchPotentials(t *testing.T) {
 	}
 }
 
-// TestBalanceFloors: with balance, every state's intake after every batch is at
-// least its share of everything placed less one family, wherever the floors
-// could be met (the generated years have room everywhere).
+// TestBalanceFloors: with balance, every state's intake after every batch is
+// within one family of its share of everything placed, wherever that window could
+// be kept, and never more than four below it; without, it strays further.
 func TestBalanceFloors(t *testing.T) {
 	pr := match.Generate(3, match.GenConfig{Families: 600, Localities: 2, Weeks: 10})
 	y, _, err := online.FromProblem(pr, week)
@@ -142,12 +142,15 @@ func TestBalanceFloors(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkCapacities(t, y, run.Place)
-		worst := 0.0
+		worst, above := 0.0, 0.0
 		for _, w := range run.Weeks {
-			worst = max(worst, w.Deviation)
+			worst, above = max(worst, w.Below), max(above, w.Above)
 		}
-		t.Logf("balance %v: value %.2f, worst deviation %.2f families", bal, run.Value, worst)
-		if bal && worst > float64(len(y.Pledge)) {
+		t.Logf("balance %v: value %.2f, worst below share %.2f families, %d batches unbalanced", bal, run.Value, worst, run.Unbalanced)
+		t.Logf("  above share %.2f, %d batches with the floors only", above, run.FloorsOnly)
+		// Where the window could be kept, within one family both ways; where the floors
+		// had to be lowered, by at most three families more.
+		if bal && (run.Unbalanced > 0 || worst > 4+1e-9 || (run.FloorsOnly == 0 && (worst > 1+1e-9 || above > 1+1e-9))) {
 			t.Fatalf("balanced run: deviation %.2f families", worst)
 		}
 	}

@@ -39,12 +39,18 @@ type MethodReport struct {
 	MinRatio   float64 `json:"min_ratio"`
 	BoundRatio float64 `json:"bound_ratio"`
 	MeanValue  float64 `json:"mean_value"`
-	// MaxDeviation is the largest distance of a state's intake from its pro-rata
-	// share at any batch of any run, in families of the largest size seen.
-	MaxDeviation float64       `json:"max_deviation"`
-	Unbalanced   int           `json:"unbalanced_batches,omitzero"`
-	Elapsed      time.Duration `json:"elapsed_ns"`
-	Runs         []Run         `json:"runs"`
+	// FreeRatio, with balance, is MeanRatio of the same runs without it: the
+	// balance costs FreeRatio − MeanRatio of the hindsight optimum.
+	FreeRatio float64 `json:"free_ratio,omitzero"`
+	// MaxBelow and MaxAbove are the largest distances of a state's intake below
+	// and above its pro-rata share at any batch of any run, in families of the
+	// largest size seen (balance keeps MaxBelow at most 1).
+	MaxBelow   float64       `json:"max_below"`
+	MaxAbove   float64       `json:"max_above"`
+	Unbalanced int           `json:"unbalanced_batches,omitzero"`
+	FloorsOnly int           `json:"floors_only_batches,omitzero"`
+	Elapsed    time.Duration `json:"elapsed_ns"`
+	Runs       []Run         `json:"runs"`
 }
 
 // Run is one method on one ordering.
@@ -55,6 +61,12 @@ type Run struct {
 	// Weeks are per batch: its value, the hindsight's for the same families, and
 	// the cumulative ratio.
 	Weeks []Week `json:"weeks,omitempty"`
+	// Unbalanced counts the batches placed without the balance floors, which
+	// could not all be met.
+	Unbalanced int `json:"unbalanced_batches,omitzero"`
+	// FloorsOnly counts the batches placed with the floors alone: the ceilings
+	// could not be met as well.
+	FloorsOnly int `json:"floors_only_batches,omitzero"`
 	// Place is the placement of every family of the year (−1: not placed).
 	Place []int `json:"-"`
 }
@@ -65,7 +77,8 @@ type Week struct {
 	Hindsight float64 `json:"hindsight"`
 	Ratio     float64 `json:"ratio"`
 	CumRatio  float64 `json:"cum_ratio"`
-	Deviation float64 `json:"deviation"`
+	Below     float64 `json:"below"`
+	Above     float64 `json:"above"`
 }
 
 // Replay runs each method over each year (the same year in several orders, or
@@ -105,13 +118,25 @@ func Replay(ctx context.Context, years []*Year, methods []Method, cfg *Config) (
 			}
 			mr := &rep.Methods[i]
 			mr.Elapsed += time.Since(t)
+			mr.Unbalanced += run.Unbalanced
+			mr.FloorsOnly += run.FloorsOnly
 			run.Ratio = ratio(run.Value, hs.Value)
 			mr.MeanRatio += run.Ratio / float64(len(years))
 			mr.MinRatio = min(mr.MinRatio, run.Ratio)
 			mr.BoundRatio += ratio(run.Value, hs.Bound) / float64(len(years))
 			mr.MeanValue += run.Value / float64(len(years))
 			for _, w := range run.Weeks {
-				mr.MaxDeviation = max(mr.MaxDeviation, w.Deviation)
+				mr.MaxBelow, mr.MaxAbove = max(mr.MaxBelow, w.Below), max(mr.MaxAbove, w.Above)
+			}
+			if cfg.Balance {
+				// What balance costs: the same run without it.
+				free := *cfg
+				free.Balance = false
+				fr, err := RunYear(ctx, y, m, &free, uint64(r+1), nil)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", m.Name(), err)
+				}
+				mr.FreeRatio += ratio(fr.Value, hs.Value) / float64(len(years))
 			}
 			mr.Runs = append(mr.Runs, *run)
 		}
@@ -182,11 +207,12 @@ func RunYear(ctx context.Context, y *Year, m Method, cfg *Config, seed uint64, h
 		hcum += wk.Hindsight
 		wk.Ratio, wk.CumRatio = ratio(wk.Value, wk.Hindsight), ratio(cum, hcum)
 		if y.Pledge != nil {
-			wk.Deviation = st.deviation()
+			wk.Below, wk.Above = st.deviation()
 		}
 		run.Weeks = append(run.Weeks, wk)
 	}
 	run.Value = cum
+	run.Unbalanced, run.FloorsOnly = st.unbalanced, st.partial
 	return run, nil
 }
 

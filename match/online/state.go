@@ -31,6 +31,7 @@ type State struct {
 
 	used       [][]int64
 	unbalanced int // batches placed unbalanced: the floors could not be met
+	partial    int // batches placed with the floors only: the ceilings could not be met too
 	// fixed, when > 0, is the future's size and pool what it is drawn from
 	// (BatchPotentials: outside a replay).
 	fixed int
