@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"time"
 
@@ -84,10 +85,13 @@ const maxOverrides = 10000
 // a pinned family goes to that state (or there is no proposal), a forbidden one not
 // to those states; the others stay where the proposal without overrides put them as
 // far as the optimum allows (match.Resolve). Explain names the families whose
-// explanation the answer carries.
+// explanation the answer carries. Method is MethodStatic (or empty: the optimum of
+// this batch alone) or MethodPotentials (the room priced for the rest of the year,
+// potentials.go).
 type ProposalRequest struct {
 	// Year is the cycle whose pledges are the places; 0: the current year.
 	Year    int                                              `json:"year,omitzero"`
+	Method  string                                           `json:"method,omitempty"`
 	Pins    map[solidarity.FamilyID]solidarity.MemberState   `json:"pins,omitempty"`
 	Forbids map[solidarity.FamilyID][]solidarity.MemberState `json:"forbids,omitempty"`
 	Explain []solidarity.FamilyID                            `json:"explain,omitempty"`
@@ -117,6 +121,14 @@ type Proposal struct {
 	// proposal without overrides.
 	Moved        []solidarity.FamilyID                      `json:"moved"`
 	Explanations map[solidarity.FamilyID]*match.Explanation `json:"explanations,omitempty"`
+	// Method is the request's (MethodStatic when it named none); Potentials, with
+	// MethodPotentials, the prices the scores were reduced by, and
+	// ExplainedPotentials those of each explained family's state and next-best one.
+	Method              string                                  `json:"method"`
+	Potentials          *PotentialsInfo                         `json:"potentials,omitempty"`
+	ExplainedPotentials map[solidarity.FamilyID]FamilyPotential `json:"explained_potentials,omitempty"`
+	// Hindsight is the year so far against its hindsight optimum.
+	Hindsight *Hindsight `json:"hindsight"`
 }
 
 // Placement is a family and its proposed Member State of relocation. Accept reads
@@ -363,8 +375,9 @@ type solved struct {
 }
 
 // solve solves the problem, then, with overrides, solves again from that solution.
-func (mt *matching) solve(ctx context.Context, req ProposalRequest) (*solved, error) {
-	m, idx, err := compileValued(mt.pr)
+// pp, when not nil, are the potentials each arc's score is reduced by.
+func (mt *matching) solve(ctx context.Context, req ProposalRequest, pp *match.PlacePrices) (*solved, error) {
+	m, idx, err := compileValued(mt.pr, pp)
 	if err != nil {
 		return nil, err
 	}
@@ -393,7 +406,7 @@ func (mt *matching) solve(ctx context.Context, req ProposalRequest) (*solved, er
 			return nil, err
 		}
 	}
-	m2, idx2, err := compileValued(pr)
+	m2, idx2, err := compileValued(pr, pp)
 	if err != nil {
 		return nil, err
 	}
@@ -416,17 +429,24 @@ func (mt *matching) solve(ctx context.Context, req ProposalRequest) (*solved, er
 // persons, Art. 56(2)(a) AMMR) and, among those placements, maximises the score.
 // Without it a family scoring zero everywhere (no link, preference or language)
 // would never be proposed. The index keeps the components' scores, which is what
-// proposals and explanations report.
-func compileValued(pr *match.Problem) (*match.Model, *match.Index, error) {
+// proposals and explanations report. With potentials pp each arc's score is first
+// reduced by the family's needs at its place's prices; a reduced score may be
+// negative, so the value per person is above the largest absolute score summed:
+// one more person placed outweighs any change of states.
+func compileValued(pr *match.Problem, pp *match.PlacePrices) (*match.Model, *match.Index, error) {
 	m, idx, err := pr.Compile()
 	if err != nil {
 		return nil, nil, err
 	}
 	var total float64
-	for _, arcs := range idx.Arcs {
+	for i := range m.Families {
 		best := 0.0
-		for _, a := range arcs {
-			best = max(best, a.Score)
+		for j, a := range m.Families[i].Arcs {
+			if pp != nil {
+				a.Score = pp.Reduced(a.Score, m.Families[i].Need, a.Place)
+				m.Families[i].Arcs[j].Score = a.Score
+			}
+			best = max(best, math.Abs(a.Score))
 		}
 		total += best
 	}
@@ -489,9 +509,11 @@ func (mt *matching) checkOverrides(req ProposalRequest) error {
 // yet allocated (identified or cleared for relocation, whole families) against the
 // relocation pledges of the year, with the officer's pins and forbids, and explains
 // the families req.Explain names (see the file's comment for the model). It records
-// nothing but the reads of the candidates' personal records (purpose "matching"); it
-// is deterministic for the same cases, pledges and request. Coordinator only
-// (EUNAUTHORIZED otherwise). Errors: EINVALID for a pin or forbid of a family that is
+// nothing but the reads of the candidates' and of the year's allocated families'
+// personal records (purpose "matching"); it is deterministic for the same cases,
+// pledges, request and week of the year. Every proposal carries the year's
+// hindsight report. Coordinator only (EUNAUTHORIZED otherwise). Errors: EINVALID for
+// an unknown method, a pin or forbid of a family that is
 // not a candidate or a state without a pledge, ECONFLICT when the pins leave no
 // proposal, ENOTFOUND for an explanation of a family not in the proposal.
 func (s *Service) Proposal(ctx context.Context, req ProposalRequest) (*Proposal, error) {
@@ -505,6 +527,12 @@ func (s *Service) Proposal(ctx context.Context, req ProposalRequest) (*Proposal,
 	if req.Year < 2000 || req.Year > 9999 {
 		return nil, invalid("year", "", "%d is not a cycle year", req.Year)
 	}
+	if req.Method == "" {
+		req.Method = MethodStatic
+	}
+	if req.Method != MethodStatic && req.Method != MethodPotentials {
+		return nil, invalid("method", "", "the method is %q or %q", MethodStatic, MethodPotentials)
+	}
 	mt, err := s.build(ctx, req.Year)
 	if err != nil {
 		return nil, err
@@ -512,16 +540,32 @@ func (s *Service) Proposal(ctx context.Context, req ProposalRequest) (*Proposal,
 	if err := mt.checkOverrides(req); err != nil {
 		return nil, err
 	}
-	sv, err := mt.solve(ctx, req)
+	alloc, unscored, err := s.allocatedThisYear(ctx, req.Year)
 	if err != nil {
 		return nil, err
 	}
+	var pp *match.PlacePrices
+	var info *PotentialsInfo
+	if req.Method == MethodPotentials {
+		if pp, info, err = mt.potentials(ctx, alloc, s.now()); err != nil {
+			return nil, err
+		}
+	}
+	sv, err := mt.solve(ctx, req, pp)
+	if err != nil {
+		return nil, err
+	}
+	hs, err := hindsight(ctx, alloc, *mt.pr.Weights)
+	if err != nil {
+		return nil, err
+	}
+	hs.Unscored = unscored
 	if sv.sol.Status == match.Infeasible {
 		return nil, conflict("Art. 56(2)(a) AMMR", "the pins leave no proposal within the pledges' room: %s", sv.sol.Reason)
 	}
 	p := &Proposal{Year: req.Year, Current: req.Year == now, Status: sv.sol.Status,
 		Weights: *mt.pr.Weights, Families: len(mt.fams), Placements: []Placement{}, Unplaced: []FamilyNote{}, Excluded: mt.exclude,
-		States: mt.rooms, Pins: req.Pins, Forbids: req.Forbids, Moved: sv.moved}
+		States: mt.rooms, Pins: req.Pins, Forbids: req.Forbids, Moved: sv.moved, Method: req.Method, Potentials: info, Hindsight: hs}
 	if p.States == nil {
 		p.States = []PlaceRoom{}
 	}
@@ -566,6 +610,16 @@ func (s *Service) Proposal(ctx context.Context, req ProposalRequest) (*Proposal,
 			p.Explanations = map[solidarity.FamilyID]*match.Explanation{}
 		}
 		p.Explanations[f] = e
+		if info != nil {
+			if p.ExplainedPotentials == nil {
+				p.ExplainedPotentials = map[solidarity.FamilyID]FamilyPotential{}
+			}
+			fp := FamilyPotential{State: e.State, Potential: info.potentialOf(e.State)}
+			if e.NextBest != nil {
+				fp.NextBest, fp.NextPotential = e.NextBest.State, info.potentialOf(e.NextBest.State)
+			}
+			p.ExplainedPotentials[f] = fp
+		}
 	}
 	return p, nil
 }

@@ -59,6 +59,12 @@ type proposalPage struct {
 	Accepted  []acceptedRow
 	Failed    bool
 	Excluded  []casesvc.FamilyNote // the proposal's, Why in the page's language
+	// Method is the method chosen (casesvc.MethodStatic before any proposal);
+	// Hindsight and ExplainedPotential are the proposal's, said in the page's
+	// language (proposalview.go).
+	Method             string
+	Hindsight          *hindsightView
+	ExplainedPotential string
 }
 
 // proposalPageFor is the page without a proposal: the year select.
@@ -67,7 +73,7 @@ func (s *Server) proposalPageFor(r *http.Request) (*proposalPage, error) {
 		return nil, &solidarity.Error{Code: solidarity.EUNAUTHORIZED, Message: "not allowed: " + string(solidarity.AssignCase)}
 	}
 	now := s.cases.Now().UTC().Year()
-	page := &proposalPage{base: s.base(r, "Relocation proposal"), Year: now, Current: now, Key: formKey()}
+	page := &proposalPage{base: s.base(r, "Relocation proposal"), Year: now, Current: now, Key: formKey(), Method: casesvc.MethodStatic}
 	years, err := s.ledger.Cycles(r.Context())
 	if err != nil {
 		return nil, err
@@ -170,6 +176,8 @@ func proposalRequest(f url.Values) (casesvc.ProposalRequest, error) {
 	if v := f.Get("explain"); v != "" {
 		req.Explain = []solidarity.FamilyID{solidarity.FamilyID(v)}
 	}
+	// The service checks the method; an empty one is the static optimum.
+	req.Method = f.Get("method")
 	return req, nil
 }
 
@@ -186,6 +194,9 @@ func (s *Server) handleProposalForm(w http.ResponseWriter, r *http.Request) {
 	req, err := proposalRequest(r.PostForm)
 	if err == nil {
 		page.Year = req.Year
+		if req.Method != "" {
+			page.Method = req.Method
+		}
 		page.Proposal, err = s.cases.Proposal(r.Context(), req)
 	}
 	if err != nil {
@@ -215,7 +226,8 @@ func (s *Server) proposalFormError(w http.ResponseWriter, r *http.Request, page 
 // fillProposal makes the table rows of a proposal.
 func (s *Server) fillProposal(page *proposalPage, req casesvc.ProposalRequest) {
 	p := page.Proposal
-	page.Year = p.Year
+	page.Year, page.Method = p.Year, p.Method
+	page.Hindsight = newHindsightView(page.L, p.Hindsight)
 	options := func(fam solidarity.FamilyID, benefitting solidarity.MemberState) ([]stateOption, []stateOption) {
 		var pin, forbid []stateOption
 		for _, st := range p.States {
@@ -231,6 +243,9 @@ func (s *Server) fillProposal(page *proposalPage, req casesvc.ProposalRequest) {
 	if len(req.Explain) > 0 {
 		explain = string(req.Explain[0])
 		page.Explained = newExplanationView(page.L, p.Explanations[req.Explain[0]])
+		if fp, ok := p.ExplainedPotentials[req.Explain[0]]; ok {
+			page.ExplainedPotential = potentialLine(page.L, fp)
+		}
 	}
 	for _, pl := range p.Placements {
 		row := proposalRow{Placement: pl, Anchor: familyAnchor(pl.Family), Explained: string(pl.Family) == explain}

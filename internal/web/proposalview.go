@@ -199,5 +199,42 @@ func placeLabel(id string, st solidarity.MemberState) string {
 	return id + " (" + string(st) + ")"
 }
 
+// hindsightView is what the page says of the year so far against its hindsight
+// optimum: a headline (the ratio and whether the optimum is proven) and the figures.
+type hindsightView struct {
+	Headline, Detail string
+}
+
+// newHindsightView says h in l; nothing allocated yet is said as such.
+func newHindsightView(l *i18n.Locale, h *casesvc.Hindsight) *hindsightView {
+	if h == nil {
+		return nil
+	}
+	if h.Families == 0 {
+		return &hindsightView{Headline: l.T("Nothing was allocated this year yet: there is no hindsight to compare with.")}
+	}
+	proof := l.T("proven optimal")
+	if h.Status != match.Optimal && h.Bound != nil {
+		proof = l.T("not proven optimal; bound %s", score(l, *h.Bound))
+	}
+	return &hindsightView{
+		Headline: l.T("Year so far: %s of the hindsight optimum (%s).", l.Pct(h.RatioPercent/100), proof),
+		Detail: l.T("%d families allocated this year (%d persons): their placements score %s; the best placement of the same families into the same room (the persons allocated to each state this year) scores %s.",
+			h.Families, h.Persons, score(l, h.Online), score(l, h.Value)),
+	}
+}
+
+// potentialLine says the potentials of an explained family's state and next-best
+// state.
+func potentialLine(l *i18n.Locale, fp casesvc.FamilyPotential) string {
+	if fp.State == "" {
+		return ""
+	}
+	if fp.NextBest == "" {
+		return l.T("Potential of %s: %s per person.", fp.State, score(l, fp.Potential))
+	}
+	return l.T("Potential of %s: %s per person; of the next-best state %s: %s per person.", fp.State, score(l, fp.Potential), fp.NextBest, score(l, fp.NextPotential))
+}
+
 // familyAnchor is the fragment of a family's row in the placements table.
 func familyAnchor(f solidarity.FamilyID) string { return "family-" + url.PathEscape(string(f)) }
