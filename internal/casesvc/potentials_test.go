@@ -69,9 +69,10 @@ func TestProposalPotentials(t *testing.T) {
 				if p.Potentials.Pool != 1 || p.Potentials.Future != 5 || p.Potentials.Samples != 20 || p.Potentials.Seed != 2026 {
 					t.Errorf("potentials %+v", p.Potentials)
 				}
-				// Spain's last place should be priced here; match.DualPrices gives zero
-				// prices on a model this small (a place of room 1 first among the
-				// binding rows), so only the signs are checked below.
+				// Spain's last place is worth something for the rest of the year.
+				if potentialIn(p, "ES") <= 0 {
+					t.Errorf("Spain's potential %v, want > 0 (its last place is wanted by the future)", potentialIn(p, "ES"))
+				}
 				if got := placedIn(p); len(got) != 2 || got[fams["K1"]] == "" || got[fams["K2"]] == "" {
 					t.Errorf("placements %v, want K1 and K2 placed", got)
 				}
