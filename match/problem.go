@@ -1,6 +1,7 @@
 package match
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math"
@@ -614,6 +615,39 @@ type Result struct {
 	States     []StateIntake `json:"states"`
 	Nodes      int           `json:"nodes"`
 	ElapsedMS  float64       `json:"elapsed_ms"`
+	// FloorPrice, for a problem with balance floors, is what the floors cost in
+	// score (FloorsPrice).
+	FloorPrice *FloorPrice `json:"floor_price,omitempty"`
+}
+
+// FloorPrice is the price of a problem's floors (its balance minimums): the
+// optimum without them, and what they cost, in score and in percent of that.
+type FloorPrice struct {
+	Without float64 `json:"without"`
+	Status  Status  `json:"without_status"`
+	Cost    float64 `json:"cost"`
+	Percent float64 `json:"percent"`
+}
+
+// FloorsPrice solves m without its minimum rows and returns the price of the
+// floors for a solve that reached value with them: the score they cost (never
+// below zero: a time-limited solve with them may beat one without) and its share
+// of the value without. nil when m has no floors or the solve fails.
+func FloorsPrice(ctx context.Context, m *Model, value float64, opts Options) *FloorPrice {
+	if len(m.Mins) == 0 {
+		return nil
+	}
+	free := *m
+	free.Mins = nil
+	sol, err := Solve(ctx, &free, opts)
+	if err != nil || sol.Status == Infeasible {
+		return nil
+	}
+	fp := &FloorPrice{Without: sol.Value, Status: sol.Status, Cost: max(0, sol.Value-value)}
+	if sol.Value > 0 {
+		fp.Percent = 100 * fp.Cost / sol.Value
+	}
+	return fp
 }
 
 // Placement is one family's place and why: its score and the score's components.

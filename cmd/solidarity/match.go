@@ -87,6 +87,11 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("solve: %w", err)
 	}
 	r := idx.Result(sol)
+	if sol.Status != match.Infeasible {
+		// The price of the balance floors, printed with every placement that has
+		// them (a second solve without them, under the same limit).
+		r.FloorPrice = match.FloorsPrice(ctx, m, sol.Value, match.Options{TimeLimit: *limit, Gap: *gap})
+	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -185,7 +190,11 @@ func writeMatchTable(w io.Writer, r *match.Result, dims []string) {
 		fmt.Fprintf(w, "bound    %s\ngap      %.3g\n", fmtScore(*r.Bound), *r.Gap)
 	}
 	fmt.Fprintf(w, "placed   %d of %d families, %d persons (dimensions: %v)\n", r.Placed, r.Families, r.Persons, dims)
-	fmt.Fprintf(w, "time     %.1f ms, %d nodes\n\n", r.ElapsedMS, r.Nodes)
+	fmt.Fprintf(w, "time     %.1f ms, %d nodes\n", r.ElapsedMS, r.Nodes)
+	if fp := r.FloorPrice; fp != nil {
+		fmt.Fprintf(w, "floors   cost %s in score, %.2f %% of %s without them (%s)\n", fmtScore(fp.Cost), fp.Percent, fmtScore(fp.Without), fp.Status)
+	}
+	fmt.Fprintln(w)
 	if len(r.Placements) > 0 {
 		tw := newTable(w)
 		fmt.Fprintln(tw, "family\tplace\tstate\tpersons\tscore\tlinks\tpreference\tintegration\t")

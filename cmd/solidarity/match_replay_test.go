@@ -104,3 +104,29 @@ func TestMatchReplayBadInput(t *testing.T) {
 		}
 	}
 }
+
+// A problem with balance floors prints their price: here France's floor moves
+// family a from Germany (links 3) to France (links 1).
+func TestMatchFloorPrice(t *testing.T) {
+	const text = `{"dimensions": ["persons"], "exactly_once": true,
+ "families": [{"id": "a", "needs": [2]}, {"id": "b", "needs": [2]}],
+ "places": [{"id": "DE-1", "state": "DE", "capacity": [4]}, {"id": "FR-1", "state": "FR", "capacity": [4]}],
+ "balance": {"tolerance": 0, "pledges": {"DE": 1, "FR": 1}},
+ "pairs": [{"family": "a", "place": "DE-1", "links": 3}, {"family": "a", "place": "FR-1", "links": 1},
+   {"family": "b", "place": "DE-1", "links": 3}, {"family": "b", "place": "FR-1", "links": 2}]}`
+	p := filepath.Join(t.TempDir(), "floors.json")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "match", p)
+	if code != 0 || !strings.Contains(out, "floors   cost 1.0000 in score, 16.67 % of 6.0000 without them (optimal)") {
+		t.Errorf("exit %d (%s)\n%s", code, errs, out)
+	}
+	code, out, _ = run(t, "match", p, "--format", "json")
+	var r struct {
+		FloorPrice struct{ Cost, Percent float64 } `json:"floor_price"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.FloorPrice.Cost != 1 {
+		t.Errorf("json: exit %d, %v, %+v", code, err, r)
+	}
+}
