@@ -17,11 +17,9 @@ type Config struct {
 	// draw per batch (Ahani et al.'s trajectories; their code's default is 5, the
 	// issue's benchmark 20).
 	Samples int
-	// PlanSamples is the number of futures the exact method pools into its plan.
-	PlanSamples int
-	// BatchTimeLimit bounds each batch's solve; PlanTimeLimit the exact method's
-	// plan of the rest of the year; HindsightTimeLimit the whole year's solve.
-	BatchTimeLimit, PlanTimeLimit, HindsightTimeLimit time.Duration
+	// BatchTimeLimit bounds each batch's solve; HindsightTimeLimit the whole
+	// year's solve.
+	BatchTimeLimit, HindsightTimeLimit time.Duration
 	// Gap is the relative gap at which a solve counts as optimal (0: 1e-9).
 	Gap float64
 	// Balance keeps each state's cumulative intake at or above its pro-rata share of
@@ -40,7 +38,7 @@ type Config struct {
 
 // DefaultConfig is the configuration Replay uses when given nil.
 func DefaultConfig() *Config {
-	return &Config{Samples: 20, PlanSamples: 4, BatchTimeLimit: 2 * time.Second, PlanTimeLimit: 3 * time.Second,
+	return &Config{Samples: 20, BatchTimeLimit: 2 * time.Second,
 		HindsightTimeLimit: 60 * time.Second, Gap: 1e-6, Eps: 1e-4, DualSteps: 4}
 }
 
@@ -189,7 +187,7 @@ func (Exact) Place(ctx context.Context, st *State, batch []int) ([]int, *Detail,
 		p, err := st.solve(ctx, st.model(batch, func(i int, a match.Arc) float64 {
 			need := m.Families[batch[i]].Need
 			return tp.Reduced(a.Score, need, a.Place) + eps*float64(persons(need))
-		}, nil, 1), len(batch), st.cfg.BatchTimeLimit)
+		}, nil), len(batch), st.cfg.BatchTimeLimit)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -229,7 +227,7 @@ func (st *State) potentials(ctx context.Context, batch []int) (*match.PlacePrice
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for s, fs := range futures {
-		sub := st.model(batch, func(_ int, a match.Arc) float64 { return a.Score }, fs, 1)
+		sub := st.model(batch, func(_ int, a match.Arc) float64 { return a.Score }, fs)
 		for i := range batch {
 			sub.Families[i].Must = false
 		}

@@ -166,20 +166,19 @@ func (st *State) futures(k int) [][]match.Family {
 
 // model is the batch as a model of its own over the room left: the batch's
 // families (their arcs scored by score, an arc left out where it returns NaN),
-// then the extra families, with every capacity multiplied by scale and the
-// batch's needs too (a pooled plan over scale futures).
-func (st *State) model(batch []int, score func(i int, a match.Arc) float64, extra []match.Family, scale int64) *match.Model {
+// then the extra families (a sampled future).
+func (st *State) model(batch []int, score func(i int, a match.Arc) float64, extra []match.Family) *match.Model {
 	m := st.Year.Model
 	sub := &match.Model{Dims: m.Dims, Places: make([]match.Place, len(m.Places)), Groups: make([]match.Group, len(m.Groups))}
 	for pl := range m.Places {
-		sub.Places[pl].Cap = scaled(st.Room[pl], scale)
+		sub.Places[pl].Cap = slices.Clone(st.Room[pl])
 	}
 	for g, gr := range m.Groups {
-		sub.Groups[g] = match.Group{Places: gr.Places, Cap: scaled(st.GroupRoom[g], scale)}
+		sub.Groups[g] = match.Group{Places: gr.Places, Cap: slices.Clone(st.GroupRoom[g])}
 	}
 	for i, f := range batch {
 		fam := m.Families[f]
-		nf := match.Family{Need: scaled(fam.Need, scale), Must: fam.Must}
+		nf := match.Family{Need: fam.Need, Must: fam.Must}
 		for _, a := range fam.Arcs {
 			if s := score(i, a); !math.IsNaN(s) {
 				nf.Arcs = append(nf.Arcs, match.Arc{Place: a.Place, Score: s})
@@ -198,7 +197,7 @@ func (st *State) solveBatch(ctx context.Context, batch []int, score func(i int, 
 	if len(batch) == 0 {
 		return nil, nil
 	}
-	sub := st.model(batch, score, nil, 1)
+	sub := st.model(batch, score, nil)
 	place, err := st.solve(ctx, sub, len(batch), st.cfg.BatchTimeLimit)
 	if err != nil || place == nil {
 		return place, err
@@ -228,14 +227,6 @@ func (st *State) solve(ctx context.Context, sub *match.Model, n int, limit time.
 		}
 	}
 	return sol.Place[:n], nil
-}
-
-func scaled(v []int64, k int64) []int64 {
-	out := make([]int64, len(v))
-	for i, x := range v {
-		out[i] = x * k
-	}
-	return out
 }
 
 func persons(need []int64) int64 {
