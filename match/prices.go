@@ -82,16 +82,7 @@ func lpPrices(m *Model, p *solver.Prob, pp *PlacePrices) (*PlacePrices, error) {
 			if d < 0 {
 				d = m.Dims
 			}
-			var pls []int
-			switch p.RowKind[k] {
-			case solver.RowPlace:
-				pls = []int{int(p.RowRef[k])}
-			case solver.RowGroup:
-				pls = m.Groups[p.RowRef[k]].Places
-			case solver.RowMin:
-				pls = m.Mins[p.RowRef[k]].Places
-			}
-			for _, pl := range pls {
+			for _, pl := range p.RowPlaces(k) {
 				pp.Price[pl][d] += x
 			}
 		}

@@ -405,6 +405,21 @@ func (p *Prob) BuildCoefs() {
 	}
 }
 
+// RowPlaces are the places coupling row k is over: its place, its group's, or
+// its minimum's. A minimum's multiplier counts against a place's price, a
+// capacity's for it.
+func (p *Prob) RowPlaces(k int) []int {
+	switch p.RowKind[k] {
+	case RowPlace:
+		return []int{int(p.RowRef[k])}
+	case RowGroup:
+		return p.M.Groups[p.RowRef[k]].Places
+	case RowMin:
+		return p.M.Mins[p.RowRef[k]].Places
+	}
+	return nil
+}
+
 // RowName says which constraint a coupling row is, for reasons.
 func (p *Prob) RowName(k int) string {
 	ref, dim := p.RowRef[k], p.RowDim[k]

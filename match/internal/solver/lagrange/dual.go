@@ -91,16 +91,10 @@ func newDual(p *solver.Prob) *dual {
 	}
 	for k := range p.K0 {
 		u.sign[k] = 1
-		var pls []int
-		switch p.RowKind[k] {
-		case solver.RowPlace:
-			pls = []int{int(p.RowRef[k])}
-		case solver.RowGroup:
-			pls = m.Groups[p.RowRef[k]].Places
-		case solver.RowMin:
-			pls = m.Mins[p.RowRef[k]].Places
+		if p.RowKind[k] == solver.RowMin {
 			u.sign[k] = -1
 		}
+		pls := p.RowPlaces(k)
 		u.rowPlaces[k] = make([]int32, len(pls))
 		for i, pl := range pls {
 			u.rowPlaces[k][i] = int32(pl)

@@ -199,25 +199,31 @@ func (s *search) solve() {
 			break
 		}
 		prev = s.bound
-		its := levelIters
-		if step == 0 {
-			// First estimates on samples of the families (cheap: a sixteenth, a
-			// quarter of the arcs), when the samples are large enough to price the
-			// rows; then fewer iterations over every family.
-			for _, lv := range pyramid {
-				if p.N/lv[0] >= sampleMin {
-					s.iters += u.sampled(s.tau, lv[0], lv[1])
-					its = firstLevelIters
-				}
-			}
-		}
-		s.iters += u.smoothOpt(s.tau, its)
-		s.tau *= tauFactor
+		s.level(step)
 	}
 	s.after()
 	if debugFinal != nil && s.inc != nil {
 		debugFinal(u, s.inc)
 	}
+}
+
+// level is one smoothing level of the dual schedule: L-BFGS iterations at τ,
+// then τ lowered.
+func (s *search) level(step int) {
+	its := levelIters
+	if step == 0 {
+		// First estimates on samples of the families (cheap: a sixteenth, a
+		// quarter of the arcs), when the samples are large enough to price the
+		// rows; then fewer iterations over every family.
+		for _, lv := range pyramid {
+			if s.p.N/lv[0] >= sampleMin {
+				s.iters += s.u.sampled(s.tau, lv[0], lv[1])
+				its = firstLevelIters
+			}
+		}
+	}
+	s.iters += s.u.smoothOpt(s.tau, its)
+	s.tau *= tauFactor
 }
 
 // after spends the time the dual schedule leaves. Where some small places can be

@@ -62,7 +62,6 @@ const (
 // schedule runs the dual's smoothing levels from tau, at most steps, and
 // returns the bound at the first pass (λ as given).
 func (s *search) schedule(steps int, tau float64) (first float64) {
-	u, p := s.u, s.p
 	s.tau = tau
 	prev := math.Inf(1)
 	for step := 0; ; step++ {
@@ -73,16 +72,6 @@ func (s *search) schedule(steps int, tau float64) (first float64) {
 			return first
 		}
 		prev = s.bound
-		its := levelIters
-		if step == 0 {
-			for _, lv := range pyramid {
-				if p.N/lv[0] >= sampleMin {
-					s.iters += u.sampled(s.tau, lv[0], lv[1])
-					its = firstLevelIters
-				}
-			}
-		}
-		s.iters += u.smoothOpt(s.tau, its)
-		s.tau *= tauFactor
+		s.level(step)
 	}
 }
