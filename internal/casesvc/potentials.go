@@ -44,9 +44,9 @@ const (
 	MethodPotentials = "potentials"
 )
 
-// potentialSamples is the number of futures drawn for the potentials: 20, as the
-// brief of the page asks; Ahani et al. find the averaged prices settle well before
-// that at a state level (M).
+// potentialSamples is the number of futures drawn for the potentials: 20, as in
+// the replays of docs/match-online.md (Ahani et al.'s code defaults to 5; a
+// modelling choice, M).
 const potentialSamples = 20
 
 // weeksPerYear counts the weeks of a cycle for the expected rest of the year.
