@@ -234,21 +234,36 @@ func TestProposalInBrowser(t *testing.T) {
 	}
 	env := []string{"SOLIDARITY_COORDINATOR_USER=coordinator", "SOLIDARITY_COORDINATOR_PASSWORD=" + password,
 		"SOLIDARITY_FAMILIES=3", "SOLIDARITY_YEAR=" + strconv.Itoa(year), "SOLIDARITY_NAMES=" + strings.Join(proposalNames, ";")}
-	var logs syncBuffer
+	ts, logs := caseFlowServer(t, svc, cs)
+	runNode(t, node, "proposal.test.mjs", append(env, "SOLIDARITY_URL="+ts.URL)...)
+	checkLogNames(t, logs, "/relocation", proposalNames)
+}
+
+// caseFlowServer serves the real handler over the ledger and the case flow, its log
+// to the test's and to the buffer returned (checkLogNames reads it).
+func caseFlowServer(t *testing.T, svc *ledgersvc.Service, cs *casesvc.Service) (*httptest.Server, *syncBuffer) {
+	t.Helper()
+	logs := &syncBuffer{}
 	logger := slog.New(slog.NewMultiHandler(serverLog(t).Handler(),
-		slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+		slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	srv, err := web.New(&catalog.Catalog{}, logger, 2026, web.WithLedger(svc), web.WithCases(cs))
 	if err != nil {
 		t.Fatalf("web.New: %v", err)
 	}
 	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	runNode(t, node, "proposal.test.mjs", append(env, "SOLIDARITY_URL="+ts.URL)...)
+	t.Cleanup(ts.Close)
+	return ts, logs
+}
+
+// checkLogNames fails when the server's log holds a part of one of names, or no
+// request to path (then the check would prove nothing).
+func checkLogNames(t *testing.T, logs *syncBuffer, path string, names []string) {
+	t.Helper()
 	out := logs.String()
-	if !strings.Contains(out, "/relocation") {
-		t.Fatal("the server logged no relocation request: the log check would prove nothing")
+	if !strings.Contains(out, path) {
+		t.Fatalf("the server logged no request to %s: the log check would prove nothing", path)
 	}
-	for _, n := range proposalNames {
+	for _, n := range names {
 		for _, part := range strings.Fields(n) {
 			if strings.Contains(out, part) {
 				t.Errorf("the server log holds %q, part of a person's name", part)

@@ -2,8 +2,6 @@ package e2e_test
 
 import (
 	"crypto/rand"
-	"log/slog"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"strconv"
@@ -15,9 +13,7 @@ import (
 	"solidarity/arrival"
 	"solidarity/cases"
 	"solidarity/internal/casesvc"
-	"solidarity/internal/catalog"
 	"solidarity/internal/cyclefile"
-	"solidarity/internal/web"
 )
 
 // potentialsNames are the fictional people of TestProposalPotentialsInBrowser's
@@ -101,25 +97,7 @@ func TestProposalPotentialsInBrowser(t *testing.T) {
 	env := []string{"SOLIDARITY_COORDINATOR_USER=coordinator", "SOLIDARITY_COORDINATOR_PASSWORD=" + password,
 		"SOLIDARITY_FAMILIES=7", "SOLIDARITY_YEAR=" + strconv.Itoa(year), "SOLIDARITY_NAMES=" + strings.Join(potentialsNames, ";"),
 		"SOLIDARITY_SCREENSHOTS=" + shots}
-	var logs syncBuffer
-	logger := slog.New(slog.NewMultiHandler(serverLog(t).Handler(),
-		slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	srv, err := web.New(&catalog.Catalog{}, logger, 2026, web.WithLedger(svc), web.WithCases(cs))
-	if err != nil {
-		t.Fatalf("web.New: %v", err)
-	}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
+	ts, logs := caseFlowServer(t, svc, cs)
 	runNode(t, node, "proposal-potentials.test.mjs", append(env, "SOLIDARITY_URL="+ts.URL)...)
-	out := logs.String()
-	if !strings.Contains(out, "/relocation/proposal") {
-		t.Fatal("the server logged no proposal request: the log check would prove nothing")
-	}
-	for _, name := range potentialsNames {
-		for _, part := range strings.Fields(name) {
-			if strings.Contains(out, part) {
-				t.Errorf("the server log holds %q, part of a person's name", part)
-			}
-		}
-	}
+	checkLogNames(t, logs, "/relocation/proposal", potentialsNames)
 }

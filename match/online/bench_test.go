@@ -28,16 +28,22 @@ func hiasModel(b *testing.B, which string) *match.Model {
 	return m
 }
 
+// hiasYears are HIAS FY2017 model which in 20 seeded orders of 52 batches.
+func hiasYears(b *testing.B, which string) []*online.Year {
+	m := hiasModel(b, which)
+	years := make([]*online.Year, 20)
+	for s := range years {
+		years[s] = online.Shuffled(m, 52, uint64(s+1))
+	}
+	return years
+}
+
 // BenchmarkHIASYear replays HIAS FY2017 in 20 seeded orders of 52 weekly batches
 // by every method, with the hindsight proof; per method its mean ratio and time.
 func BenchmarkHIASYear(b *testing.B) {
 	for _, which := range []string{"A", "B"} {
 		b.Run(which, func(b *testing.B) {
-			m := hiasModel(b, which)
-			years := make([]*online.Year, 20)
-			for s := range years {
-				years[s] = online.Shuffled(m, 52, uint64(s+1))
-			}
+			years := hiasYears(b, which)
 			for b.Loop() {
 				rep, err := online.Replay(context.Background(), years, online.Methods, nil)
 				if err != nil {
@@ -96,11 +102,7 @@ func BenchmarkHIASBalance(b *testing.B) {
 func BenchmarkClairvoyantHIAS(b *testing.B) {
 	for _, which := range []string{"A", "B"} {
 		b.Run(which, func(b *testing.B) {
-			m := hiasModel(b, which)
-			years := make([]*online.Year, 20)
-			for s := range years {
-				years[s] = online.Shuffled(m, 52, uint64(s+1))
-			}
+			years := hiasYears(b, which)
 			for b.Loop() {
 				rep, err := online.Replay(context.Background(), years, []online.Method{clairvoyant{}}, nil)
 				if err != nil {
