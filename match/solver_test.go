@@ -235,3 +235,26 @@ func mediumModel(seed uint64) *match.Model {
 	}
 	return m
 }
+
+// TestRootLPTimeLimit: on 400 families × 150 places the root LP's dense
+// re-inversions take several seconds; under a time limit it gets half the time,
+// then the Lagrangian method the rest (issue 17). The answer is a valid placement
+// (checked against the
+// model alone), within 5 % of its bound.
+func TestRootLPTimeLimit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(0, 17))
+	m := randomModel(rng, randomSpec{families: 400, places: 150, dims: 2, density: 0.15, must: 0.1, tight: 0.8, groups: 3})
+	sol, err := match.Solve(context.Background(), m, match.Options{TimeLimit: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := m.Value(sol.Place)
+	if err != nil || math.Abs(v-sol.Value) > 1e-6 || sol.Bound < sol.Value {
+		t.Fatalf("status %s value %v (model %v, %v) bound %v", sol.Status, sol.Value, v, err, sol.Bound)
+	}
+	// The root LP alone would have left a greedy fill and a bound 11 % above it;
+	// the Lagrangian method in the time left gets within 2 %.
+	if sol.Status != match.Feasible || sol.Gap() > 0.05 {
+		t.Fatalf("2 s: %s %.2f, bound %.2f (gap %.3f)", sol.Status, sol.Value, sol.Bound, sol.Gap())
+	}
+}

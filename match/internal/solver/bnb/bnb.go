@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"solidarity/match/internal/solver"
 )
@@ -179,9 +180,22 @@ func solve(ctx context.Context, p *solver.Prob, opts solver.Options, method Meth
 		s.Climb(20)
 		b.offer(s)
 	}
+	// The root LP checks the clock: on a large model its dense re-inversions can
+	// outlast the time limit (issue 17), which is a promise to the user. Under a
+	// deadline it gets half of the time left; the other half goes to the
+	// Lagrangian method if it does not finish (rootStopped).
+	half := time.Time{}
+	if dl, ok := ctx.Deadline(); ok {
+		half = time.Now().Add(time.Until(dl) / 2)
+	}
+	l.stop = func() bool { return ctx.Err() != nil || (!half.IsZero() && time.Now().After(half)) }
 	res := l.solve(math.Inf(1), 1<<30)
+	l.stop = nil
 	if res == lpInfeasible {
 		return &solver.Solution{Status: solver.Infeasible, Reason: b.rayReason(), Iterations: l.iters}, nil
+	}
+	if res == lpLimit {
+		return b.rootStopped(opts)
 	}
 	l, ok := b.rootCuts(l)
 	if !ok {
@@ -490,6 +504,45 @@ func (b *bnb) round() {
 }
 
 // orderByScore lists the families Must first, then by their best score.
+// rootStopped is the answer when the time limit stops the root LP: the best of
+// the Lagrangian method's answer in the time left, the start, and a greedy fill
+// improved by local search, with the lowest of the bounds: the Lagrangian
+// method's, the dual simplex's where it stopped (its objective is the dual's,
+// valid at every iteration once refreshed) and the trivial one.
+func (b *bnb) rootStopped(opts solver.Options) (*solver.Solution, error) {
+	l, p := b.l, b.p
+	lagBound := math.Inf(1)
+	if ms := b.method.Methods; ms != nil && ms.Large != nil && b.ctx.Err() == nil {
+		if sol, err := ms.Large.Solve(b.ctx, p, opts); err == nil && sol.Status != solver.Infeasible {
+			lagBound = sol.Bound
+			if s := solver.NewAssignment(p); s.FromPlaces(sol.Place) {
+				b.offer(s)
+			}
+		}
+	}
+	s := solver.NewAssignment(p)
+	s.Fill(b.orderByScore(), p.ArcScore)
+	s.Climb(20)
+	b.offer(s)
+	if b.inc == nil {
+		return nil, fmt.Errorf("match: stopped (%v) before any feasible assignment was found", b.ctx.Err())
+	}
+	l.refresh()
+	bound := -l.objective()
+	trivial := 0.0
+	for f := range p.N {
+		best := math.Inf(-1)
+		for a := p.FamStart[f]; a < p.FamStart[f+1]; a++ {
+			best = max(best, p.ArcScore[a])
+		}
+		if p.Must[f] || best > 0 {
+			trivial += best
+		}
+	}
+	return &solver.Solution{Status: solver.Feasible, Place: b.inc.Places(), Value: b.incVal,
+		Bound: max(b.incVal, min(bound, trivial, lagBound)), Nodes: 0, Iterations: l.iters}, nil
+}
+
 func (b *bnb) orderByScore() []int32 {
 	return orderByBest(b.p, func(a int32) float64 { return b.p.ArcScore[a] })
 }

@@ -52,6 +52,9 @@ type lp struct {
 	// and two cbc cross-check models got wrong "optima" (TestLPDualsRefreshed).
 	stale int
 	iters int // total simplex iterations
+	// stop, when set, ends a solve early (lpLimit) once it returns true: the
+	// root LP under a time limit, checked every 8 iterations.
+	stop func() bool
 
 	// Scratch.
 	piF, piC []float64
@@ -444,6 +447,9 @@ func (l *lp) solve(cutoff float64, maxIter int) lpResult {
 		}
 		if it&7 == 0 && l.objective() >= cutoff {
 			return lpCutoff
+		}
+		if it&7 == 0 && l.stop != nil && l.stop() {
+			return lpLimit
 		}
 		// Leaving: the basic column furthest outside its bounds.
 		r, delta, worst := -1, 0.0, tolPrimal
