@@ -180,17 +180,7 @@ func solve(ctx context.Context, p *solver.Prob, opts solver.Options, method Meth
 		s.Climb(20)
 		b.offer(s)
 	}
-	// The root LP checks the clock: on a large model its dense re-inversions can
-	// outlast the time limit (issue 17), which is a promise to the user. Under a
-	// deadline it gets half of the time left; the other half goes to the
-	// Lagrangian method if it does not finish (rootStopped).
-	half := time.Time{}
-	if dl, ok := ctx.Deadline(); ok {
-		half = time.Now().Add(time.Until(dl) / 2)
-	}
-	l.stop = func() bool { return ctx.Err() != nil || (!half.IsZero() && time.Now().After(half)) }
-	res := l.solve(math.Inf(1), 1<<30)
-	l.stop = nil
+	res := b.solveRoot(ctx)
 	if res == lpInfeasible {
 		return &solver.Solution{Status: solver.Infeasible, Reason: b.rayReason(), Iterations: l.iters}, nil
 	}
@@ -504,6 +494,21 @@ func (b *bnb) round() {
 }
 
 // orderByScore lists the families Must first, then by their best score.
+// solveRoot solves the root LP on the clock: on a large model its dense
+// re-inversions can outlast the time limit (issue 17), which is a promise to the
+// user. Under a deadline it gets half of the time left; the other half goes to
+// the Lagrangian method if it does not finish (rootStopped).
+func (b *bnb) solveRoot(ctx context.Context) lpResult {
+	half := time.Time{}
+	if dl, ok := ctx.Deadline(); ok {
+		half = time.Now().Add(time.Until(dl) / 2)
+	}
+	b.l.stop = func() bool { return ctx.Err() != nil || (!half.IsZero() && time.Now().After(half)) }
+	res := b.l.solve(math.Inf(1), 1<<30)
+	b.l.stop = nil
+	return res
+}
+
 // rootStopped is the answer when the time limit stops the root LP: the best of
 // the Lagrangian method's answer in the time left, the start, and a greedy fill
 // improved by local search, with the lowest of the bounds: the Lagrangian
