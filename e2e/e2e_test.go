@@ -207,6 +207,23 @@ func TestProposalInBrowser(t *testing.T) {
 			person("P6", "", proposalNames[5], []string{"ar"}, "FR"),
 		},
 	}
+	registerCandidates(t, system, cs, list, landed, 0, 2, 5)
+	password := rand.Text()
+	if err := svc.AddUser(system, &solidarity.User{Name: "coordinator", Role: solidarity.Coordinator}, password); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"SOLIDARITY_COORDINATOR_USER=coordinator", "SOLIDARITY_COORDINATOR_PASSWORD=" + password,
+		"SOLIDARITY_FAMILIES=3", "SOLIDARITY_YEAR=" + strconv.Itoa(year), "SOLIDARITY_NAMES=" + strings.Join(proposalNames, ";")}
+	ts, logs := caseFlowServer(t, svc, cs)
+	runNode(t, node, "proposal.test.mjs", append(env, "SOLIDARITY_URL="+ts.URL)...)
+	checkLogNames(t, logs, "/relocation", proposalNames)
+}
+
+// registerCandidates registers the arrival list, takes its cases through
+// screening, application and registration together, and clears the families
+// whose heads are at those indices for relocation.
+func registerCandidates(t *testing.T, system context.Context, cs *casesvc.Service, list *arrival.List, landed time.Time, heads ...int) {
+	t.Helper()
 	reg, err := cs.Register(system, list, "")
 	if err != nil {
 		t.Fatal(err)
@@ -224,19 +241,10 @@ func TestProposalInBrowser(t *testing.T) {
 	for i, ev := range []cases.Event{cases.ScreeningStarted, cases.Applied, cases.Registration} {
 		step(casesvc.EventRequest{Case: ids[0], Also: ids[1:], Event: ev, At: landed.Add(time.Duration(i+1) * time.Hour)})
 	}
-	for _, head := range []int{0, 2, 5} {
+	for _, head := range heads {
 		step(casesvc.EventRequest{Case: ids[head], Event: cases.RelocationCandidate, At: landed.Add(4 * time.Hour)})
 		step(casesvc.EventRequest{Case: ids[head], Event: cases.RelocationCleared, At: landed.Add(5 * time.Hour)})
 	}
-	password := rand.Text()
-	if err := svc.AddUser(system, &solidarity.User{Name: "coordinator", Role: solidarity.Coordinator}, password); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{"SOLIDARITY_COORDINATOR_USER=coordinator", "SOLIDARITY_COORDINATOR_PASSWORD=" + password,
-		"SOLIDARITY_FAMILIES=3", "SOLIDARITY_YEAR=" + strconv.Itoa(year), "SOLIDARITY_NAMES=" + strings.Join(proposalNames, ";")}
-	ts, logs := caseFlowServer(t, svc, cs)
-	runNode(t, node, "proposal.test.mjs", append(env, "SOLIDARITY_URL="+ts.URL)...)
-	checkLogNames(t, logs, "/relocation", proposalNames)
 }
 
 // caseFlowServer serves the real handler over the ledger and the case flow, its log

@@ -11,8 +11,6 @@ import (
 
 	"solidarity"
 	"solidarity/arrival"
-	"solidarity/cases"
-	"solidarity/internal/casesvc"
 	"solidarity/internal/cyclefile"
 )
 
@@ -65,27 +63,7 @@ func TestProposalPotentialsInBrowser(t *testing.T) {
 			person("P14", "", n[13], nil, "ES", "DE"),
 		},
 	}
-	reg, err := cs.Register(system, list, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := make([]solidarity.CaseID, len(reg.Cases))
-	for i, c := range reg.Cases {
-		ids[i] = c.ID
-	}
-	step := func(req casesvc.EventRequest) {
-		t.Helper()
-		if _, err := cs.Apply(system, req, ""); err != nil {
-			t.Fatalf("%s: %v", req.Event, err)
-		}
-	}
-	for i, ev := range []cases.Event{cases.ScreeningStarted, cases.Applied, cases.Registration} {
-		step(casesvc.EventRequest{Case: ids[0], Also: ids[1:], Event: ev, At: landed.Add(time.Duration(i+1) * time.Hour)})
-	}
-	for _, head := range []int{0, 2, 5, 7, 8, 10, 13} {
-		step(casesvc.EventRequest{Case: ids[head], Event: cases.RelocationCandidate, At: landed.Add(4 * time.Hour)})
-		step(casesvc.EventRequest{Case: ids[head], Event: cases.RelocationCleared, At: landed.Add(5 * time.Hour)})
-	}
+	registerCandidates(t, system, cs, list, landed, 0, 2, 5, 7, 8, 10, 13)
 	password := rand.Text()
 	if err := svc.AddUser(system, &solidarity.User{Name: "coordinator", Role: solidarity.Coordinator}, password); err != nil {
 		t.Fatal(err)

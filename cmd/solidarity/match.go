@@ -72,8 +72,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if *format != "table" && *format != "json" {
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--format", Message: fmt.Sprintf("unknown format %q (want table or json)", *format)}
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
 	if *limit < 0 || *gap < 0 {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--time-limit", Message: "negative time limit or gap"}
@@ -176,6 +176,15 @@ func loadModel(file, hiasDir, which string) (*match.Model, *match.Index, []strin
 		return nil, nil, nil, solidarity.At(err, file)
 	}
 	return m, idx, p.Dimensions, nil
+}
+
+// checkFormat refuses an output format other than table and json (the match
+// commands' --format).
+func checkFormat(format string) error {
+	if format != "table" && format != "json" {
+		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--format", Message: fmt.Sprintf("unknown format %q (want table or json)", format)}
+	}
+	return nil
 }
 
 func fmtScore(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }

@@ -47,10 +47,10 @@ func runMatchPrefs(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	cfg := prefs.Config{Draws: *draws, Seed: *seed}
-	switch {
-	case *format != "table" && *format != "json":
-		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--format", Message: fmt.Sprintf("unknown format %q (want table or json)", *format)}
-	case *draws < 1 || *draws > 10_000:
+	if err := checkFormat(*format); err != nil {
+		return err
+	}
+	if *draws < 1 || *draws > 10_000 {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: "--draws", Message: "want 1 to 10 000 draws"}
 	}
 	if cfg.Kind, err = prefs.ParseKind(*kind); err != nil {

@@ -100,9 +100,10 @@ func (rf *replayFlags) check(methods, batch string, samples int) error {
 	bad := func(field, format string, args ...any) error {
 		return &solidarity.Error{Code: solidarity.EINVALID, Field: field, Message: fmt.Sprintf(format, args...)}
 	}
+	if err := checkFormat(rf.format); err != nil {
+		return err
+	}
 	switch {
-	case rf.format != "table" && rf.format != "json":
-		return bad("--format", "unknown format %q (want table or json)", rf.format)
 	case rf.seeds < 1 || rf.seeds > 1000:
 		return bad("--seeds", "want 1 to 1 000 orders")
 	case rf.batches < 1 || rf.batches > 3660:
