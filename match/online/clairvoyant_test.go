@@ -15,7 +15,7 @@ type clairvoyant struct{}
 
 func (clairvoyant) Name() string { return "clairvoyant" }
 
-func (clairvoyant) Place(ctx context.Context, st *online.State, batch []int) ([]int, *online.Detail, error) {
+func (clairvoyant) Place(ctx context.Context, st *online.State, batch []int) ([]int, error) {
 	y := st.Year
 	m := y.Model
 	sub := &match.Model{Dims: m.Dims}
@@ -29,7 +29,7 @@ func (clairvoyant) Place(ctx context.Context, st *online.State, batch []int) ([]
 	}
 	pp, err := match.DualPrices(ctx, sub, 4)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	bm := &match.Model{Dims: m.Dims, Places: sub.Places}
 	for _, f := range batch {
@@ -42,9 +42,9 @@ func (clairvoyant) Place(ctx context.Context, st *online.State, batch []int) ([]
 	}
 	sol, err := match.Solve(ctx, bm, match.Options{})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return sol.Place, nil, nil
+	return sol.Place, nil
 }
 
 func persons(need []int64) float64 {

@@ -44,15 +44,10 @@ func DefaultConfig() *Config {
 
 // A Method places one batch: for each family of batch (indices into the year's
 // model) the place it goes to, or −1. It may use st's room and past, never the
-// batches to come. Detail, when not nil, carries the potentials it used.
+// batches to come.
 type Method interface {
 	Name() string
-	Place(ctx context.Context, st *State, batch []int) ([]int, *Detail, error)
-}
-
-// Detail is what a method can show about a batch: the potentials it placed with.
-type Detail struct {
-	Potentials *match.PlacePrices
+	Place(ctx context.Context, st *State, batch []int) ([]int, error)
 }
 
 // Methods are the methods by name, in the order reports list them.
@@ -75,13 +70,13 @@ type Greedy struct{}
 
 func (Greedy) Name() string { return "greedy" }
 
-func (Greedy) Place(ctx context.Context, st *State, batch []int) ([]int, *Detail, error) {
+func (Greedy) Place(ctx context.Context, st *State, batch []int) ([]int, error) {
 	eps := st.cfg.Eps
 	m := st.Year.Model
 	p, err := st.solveBatch(ctx, batch, func(i int, a match.Arc) float64 {
 		return a.Score + eps*float64(persons(m.Families[batch[i]].Need))
 	})
-	return p, nil, err
+	return p, err
 }
 
 // Potentials is the method of Ahani, Gölz, Procaccia, Teytelboym & Trapp, "Dynamic
@@ -94,10 +89,10 @@ type Potentials struct{}
 
 func (Potentials) Name() string { return "potentials" }
 
-func (Potentials) Place(ctx context.Context, st *State, batch []int) ([]int, *Detail, error) {
+func (Potentials) Place(ctx context.Context, st *State, batch []int) ([]int, error) {
 	pp, _, err := st.potentials(ctx, batch)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	eps := st.cfg.Eps
 	m := st.Year.Model
@@ -105,7 +100,7 @@ func (Potentials) Place(ctx context.Context, st *State, batch []int) ([]int, *De
 		need := m.Families[batch[i]].Need
 		return pp.Reduced(a.Score, need, a.Place) + eps*float64(persons(need))
 	})
-	return p, &Detail{Potentials: pp}, err
+	return p, err
 }
 
 // Discord is the minimum-discord method of Bansak & Paulson, "Outcome-driven
@@ -120,18 +115,18 @@ type Discord struct{}
 
 func (Discord) Name() string { return "discord" }
 
-func (Discord) Place(ctx context.Context, st *State, batch []int) ([]int, *Detail, error) {
+func (Discord) Place(ctx context.Context, st *State, batch []int) ([]int, error) {
 	m := st.Year.Model
 	votes := make([]map[int]int, len(batch)) // per family: trajectories by place (−1 out)
 	for i := range votes {
 		votes[i] = map[int]int{}
 	}
-	pp, each, err := st.potentials(ctx, batch)
+	_, each, err := st.potentials(ctx, batch)
 	if err != nil || len(each) == 0 {
 		if err == nil { // nothing to learn from yet: the batch's own optimum
 			return Greedy{}.Place(ctx, st, batch)
 		}
-		return nil, nil, err
+		return nil, err
 	}
 	for _, tp := range each {
 		for i, f := range batch {
@@ -155,7 +150,7 @@ func (Discord) Place(ctx context.Context, st *State, batch []int) ([]int, *Detai
 	p, err := st.solveBatch(ctx, batch, func(i int, a match.Arc) float64 {
 		return float64(votes[i][a.Place]-votes[i][-1]) + tie*a.Score
 	})
-	return p, &Detail{Potentials: pp}, err
+	return p, err
 }
 
 // Exact is this project's method: each week, for each sampled future, the exact
@@ -169,14 +164,14 @@ type Exact struct{}
 
 func (Exact) Name() string { return "exact" }
 
-func (Exact) Place(ctx context.Context, st *State, batch []int) ([]int, *Detail, error) {
+func (Exact) Place(ctx context.Context, st *State, batch []int) ([]int, error) {
 	m := st.Year.Model
 	pp, each, err := st.potentials(ctx, batch)
 	if err != nil || len(each) == 0 {
 		if err == nil { // nothing to learn from yet: the batch's own optimum
 			return Greedy{}.Place(ctx, st, batch)
 		}
-		return nil, nil, err
+		return nil, err
 	}
 	eps := st.cfg.Eps
 	votes := make([]map[int]int, len(batch))
@@ -189,7 +184,7 @@ func (Exact) Place(ctx context.Context, st *State, batch []int) ([]int, *Detail,
 			return tp.Reduced(a.Score, need, a.Place) + eps*float64(persons(need))
 		}, nil), len(batch), st.cfg.BatchTimeLimit)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		for i, pl := range p {
 			votes[i][pl]++
@@ -206,7 +201,7 @@ func (Exact) Place(ctx context.Context, st *State, batch []int) ([]int, *Detail,
 		need := m.Families[batch[i]].Need
 		return float64(votes[i][a.Place]-votes[i][-1]) + tie*pp.Reduced(a.Score, need, a.Place)
 	})
-	return p, &Detail{Potentials: pp}, err
+	return p, err
 }
 
 // potentials draws cfg.Samples futures and returns the average of the prices of

@@ -185,7 +185,7 @@ func RunYear(ctx context.Context, y *Year, m Method, cfg *Config, seed uint64, h
 		var place []int
 		if len(batch) > 0 {
 			var err error
-			if place, _, err = m.Place(ctx, st, batch); err != nil {
+			if place, err = m.Place(ctx, st, batch); err != nil {
 				return nil, fmt.Errorf("batch %d: %w", b, err)
 			}
 		}
